@@ -1,0 +1,103 @@
+package github
+
+import "time"
+
+// Observation is everything one cycle reads about a pull request, gathered
+// by one GraphQL query (plus pages). Engine adapters read it; nothing else
+// calls the API to observe.
+type Observation struct {
+	Owner         string
+	Repo          string
+	Number        int
+	URL           string
+	Title         string
+	State         string // OPEN, CLOSED or MERGED
+	IsDraft       bool
+	Author        Actor
+	HeadSHA       string
+	HeadRef       string
+	BaseRef       string
+	HeadRepo      string // owner/name of the head repository
+	IsFork        bool   // head repository differs from the base repository
+	DefaultBranch string
+	Commits       int // total commits on the PR (H7)
+	Additions     int
+	Deletions     int
+
+	Reviews            []Review
+	Threads            []Thread
+	CheckRuns          []CheckRun // check runs on the head commit
+	IssueComments      []IssueComment
+	RequestedReviewers []string // logins as GraphQL spells them (no [bot] suffix)
+
+	// Complete is true when every page of every connection was read.
+	Complete bool
+}
+
+// Actor is the author of a review, comment or check run. Login is as
+// GraphQL spells it: bots carry no "[bot]" suffix (cursor, not cursor[bot]).
+type Actor struct {
+	Login      string
+	DatabaseID int64 // 0 when GitHub did not say
+	IsBot      bool
+}
+
+// Review is one pull request review.
+type Review struct {
+	NodeID      string
+	DatabaseID  int64
+	Author      Actor
+	CommitSHA   string
+	State       string // COMMENTED, APPROVED, CHANGES_REQUESTED, DISMISSED, PENDING
+	Body        string
+	SubmittedAt time.Time
+}
+
+// Thread is one review thread, grouped by GitHub (not by review id).
+type Thread struct {
+	NodeID       string
+	IsResolved   bool
+	IsOutdated   bool
+	Path         string
+	Line         int // 0 when outdated (REST line: null)
+	StartLine    int
+	OriginalLine int
+	Comments     []ReviewComment // the root comment first
+}
+
+// ReviewComment is one comment of a review thread.
+type ReviewComment struct {
+	NodeID            string
+	DatabaseID        int64
+	Author            Actor
+	Body              string
+	CreatedAt         time.Time
+	ReviewDatabaseID  int64 // the review that submitted this comment
+	CommitSHA         string
+	OriginalCommitSHA string
+}
+
+// CheckRun is one check run on the head commit.
+type CheckRun struct {
+	DatabaseID  int64
+	Name        string
+	Status      string // QUEUED, IN_PROGRESS, COMPLETED, WAITING, PENDING, REQUESTED
+	Conclusion  string // SUCCESS, NEUTRAL, FAILURE, CANCELLED, SKIPPED, TIMED_OUT, ACTION_REQUIRED, STALE, "" while running
+	AppSlug     string // "cursor", "github-actions", ...
+	StartedAt   time.Time
+	CompletedAt time.Time
+	Title       string
+	Summary     string
+	Text        string
+}
+
+// IssueComment is one top-level PR conversation comment.
+type IssueComment struct {
+	NodeID            string
+	DatabaseID        int64
+	Author            Actor
+	AuthorAssociation string // OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...
+	Body              string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}

@@ -1,0 +1,178 @@
+// Package loop holds every rule of the review loop as pure functions over
+// plain data: no I/O, no clock reads, no randomness. Time, identifiers and
+// everything observed come in as arguments; the plan goes out as data.
+package loop
+
+import "time"
+
+// ReviewState is an engine's review state for the head SHA (rule S1).
+type ReviewState string
+
+// The review states of rule S1.
+const (
+	NotTriggered ReviewState = "NOT_TRIGGERED"
+	Triggered    ReviewState = "TRIGGERED"
+	Running      ReviewState = "RUNNING"
+	Done         ReviewState = "DONE"
+)
+
+// Signal is what an engine's own completion signal says for the head SHA,
+// as read by its adapter from the observation. The loop combines it with
+// what it triggered (state) to get the ReviewState.
+type Signal string
+
+// Completion signals an adapter can report.
+const (
+	SignalNone    Signal = "NONE"    // no check run / review / workflow run for the head SHA
+	SignalRunning Signal = "RUNNING" // queued or in progress
+	SignalDone    Signal = "DONE"    // completed
+)
+
+// Material says whether a DONE engine produced readable review material.
+type Material string
+
+// Material states of a DONE engine (engines/README.md explains each).
+const (
+	MaterialOK      Material = "OK"      // readable verdict material
+	MaterialSilent  Material = "SILENT"  // completed, posted nothing
+	MaterialNoop    Material = "NOOP"    // completed without reviewing (already commented, workflow-validation skip)
+	MaterialErrored Material = "ERRORED" // the engine reported an error
+	MaterialDraft   Material = "DRAFT"   // the engine no-ops on drafts and the PR is a draft
+	MaterialPending Material = "PENDING" // not done yet
+)
+
+// Severity of a finding, normalised across engines.
+type Severity string
+
+// Normalised severities; SeverityUnknown for formats we could not read.
+const (
+	SeverityCritical Severity = "critical"
+	SeverityHigh     Severity = "high"
+	SeverityMedium   Severity = "medium"
+	SeverityLow      Severity = "low"
+	SeverityUnknown  Severity = "unknown"
+)
+
+// Finding is one review finding, identified by comment id and review id,
+// never by body text (rule S5).
+type Finding struct {
+	ID        string // stable id shown to maintainers, e.g. "bugbot-2233029557"
+	Engine    string
+	CommentID int64
+	ReviewID  int64  // the review that submitted the root comment
+	ReviewSHA string // commit of that review (or of the comment when the review is unknown)
+	ThreadID  string // GraphQL node id of the thread; empty for body-only findings
+	Path      string
+	Line      int
+	StartLine int
+	// OriginalCommit is the commit the comment was written on; suggestions
+	// are anchored to it.
+	OriginalCommit string
+	OriginalLine   int
+	Outdated       bool
+	Resolved       bool
+	Title          string
+	Body           string
+	Severity       Severity
+	// Key is the stable no-progress key when the engine has one
+	// (Bugbot's BUGBOT_BUG_ID); otherwise empty.
+	Key string
+	// Category is the normalised category used by the no-progress detector (W2).
+	Category string
+	// Locations lists every file the finding names; more than one file
+	// means a cross-file finding (Tier 3).
+	Locations []string
+	Withdrawn bool
+}
+
+// Verdict is one verdict-bearing review body (or tracking comment) of an engine.
+type Verdict struct {
+	ReviewID    int64
+	SHA         string
+	Body        string
+	Substantive bool // carries findings or a verdict, as opposed to a bare progress note
+	At          time.Time
+}
+
+// ReviewRef is one review of an engine as needed by the staleness rules.
+type ReviewRef struct {
+	ID          int64
+	SHA         string
+	Substantive bool
+	At          time.Time
+}
+
+// EngineView is an adapter's reading of the shared observation for one
+// engine: raw, before the loop applies state, staleness and judging.
+type EngineView struct {
+	Engine       string
+	Installed    bool
+	NotInstalled string // why, when not installed (IN2)
+	// TriggerAvailable is false when the engine cannot be triggered with the
+	// tokens we have (Bugbot without a user token); TriggerNote says why.
+	TriggerAvailable bool
+	TriggerNote      string
+	Prose            bool // verdict surface is prose-only (judge needed)
+	MultiVerdict     bool // may post several substantive verdicts per SHA (ST2)
+	// WithholdUntilFirstReview: a prose engine whose push-triggered run
+	// carries it is not retriggered before its first review (T7).
+	WithholdUntilFirstReview bool
+
+	Signal          Signal
+	SignalStartedAt time.Time // when the running check started, for the stall hatch (T4)
+	SignalID        int64     // check run id / review id carrying the signal
+	Material        Material
+	MaterialNote    string
+
+	Reviews        []ReviewRef // every review of this engine, any SHA
+	LatestReviewID int64
+	LatestSHA      string
+	// Findings are all open, parsed findings of the engine across reviews;
+	// the loop applies ST1/ST2 to pick the active ones.
+	Findings []Finding
+	// LowConfidence counts findings that live only inside a review body
+	// (Copilot's suppressed comments): reported, never counted as active.
+	LowConfidence int
+	Verdicts      []Verdict
+	// VerdictSetProven is true when the adapter saw the whole verdict set
+	// for the head SHA (J3).
+	VerdictSetProven bool
+}
+
+// JudgeVerdict is the judge's classification of a prose-only engine (J1).
+type JudgeVerdict string
+
+// Judge verdicts.
+const (
+	JudgeClean       JudgeVerdict = "CLEAN"
+	JudgeBlocking    JudgeVerdict = "BLOCKING"
+	JudgeNonBlocking JudgeVerdict = "NON_BLOCKING"
+	JudgeNone        JudgeVerdict = "" // no verdict (no judge, failure, fail-closed)
+)
+
+// EngineVerdict is an engine's final verdict at hand-back (H1).
+type EngineVerdict string
+
+// Final per-engine verdicts.
+const (
+	VerdictClean        EngineVerdict = "CLEAN"
+	VerdictHung         EngineVerdict = "HUNG"
+	VerdictErrored      EngineVerdict = "ERRORED"
+	VerdictStillFinding EngineVerdict = "STILL_FINDING"
+)
+
+// EndReason is why the loop handed back (H5).
+type EndReason string
+
+// End reasons.
+const (
+	EndClean         EndReason = "clean"
+	EndNoFixes       EndReason = "no-fixes"
+	EndNoComments    EndReason = "no-comments"
+	EndMaxIterations EndReason = "max-iterations"
+	EndTimeout       EndReason = "timeout"
+	EndBound         EndReason = "bound"
+	EndNoProgress    EndReason = "no-progress"
+	EndStopped       EndReason = "stopped"
+	EndError         EndReason = "error"
+)
