@@ -9,6 +9,7 @@ type Observation struct {
 	Owner         string
 	Repo          string
 	Number        int
+	NodeID        string // the PR's GraphQL node id (for mutations)
 	URL           string
 	Title         string
 	State         string // OPEN, CLOSED or MERGED
@@ -29,6 +30,10 @@ type Observation struct {
 	CheckRuns          []CheckRun // check runs on the head commit
 	IssueComments      []IssueComment
 	RequestedReviewers []string // logins as GraphQL spells them (no [bot] suffix)
+
+	// ViewerLogin is the login of the token's identity (GraphQL viewer),
+	// used to recognise our own state comment and trigger comments.
+	ViewerLogin string
 
 	// Complete is true when every page of every connection was read.
 	Complete bool
