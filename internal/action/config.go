@@ -1,0 +1,253 @@
+package action
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Config is every input of the action and the Actions context it runs in,
+// read once by LoadConfig and passed down as a typed value.
+type Config struct {
+	// Tokens. PushToken and TriggerToken fall back as documented.
+	GitHubToken  string
+	PushToken    string
+	TriggerToken string
+
+	Engines             []string // empty: every installed engine
+	PR                  int      // 0: from the event
+	TriggerPhrase       string
+	AllowedAssociations []string
+
+	MaxCommits           int
+	MaxActiveMinutes     int
+	MaxIdlePolls         int
+	StallFactor          int
+	MaxConsecutiveErrors int
+	CopilotOnly          bool
+	MaxIterations        int
+	WaitInitial          time.Duration
+	PollInterval         time.Duration
+	PollTimeout          time.Duration
+	WaitSeconds          time.Duration
+	KeepDraft            bool
+
+	ContextFiles      []string
+	SetupCommand      string
+	TestCommand       string
+	LintCommand       string
+	RegressionCommand string
+	Fixer             string // "suggestions" or "command"
+	FixerCommand      string
+	FixerTimeout      time.Duration
+	JudgeCommand      string
+	AnthropicAPIKey   string
+	JudgeModel        string
+	NonBlocking       string // "report" or "issue"
+	ClaudeWorkflowJob string
+	ConfigFile        string
+	AuthorName        string
+	AuthorEmail       string
+	DryRun            bool
+	Version           string
+
+	// Actions context.
+	EventName   string
+	EventPath   string
+	Repository  string // owner/name
+	Owner, Repo string
+	APIURL      string
+	GraphQLURL  string
+	ServerURL   string
+	Workspace   string
+	RunID       int64
+	WorkflowRef string // owner/repo/.github/workflows/file.yml@ref
+	Actor       string
+}
+
+// inputNames lists every input LoadConfig reads; action.yml must map each of
+// them to its INPUT_ variable (checked by a test).
+var inputNames = []string{
+	"github-token", "push-token", "trigger-token", "engines", "pr",
+	"trigger-phrase", "allowed-associations", "max-commits",
+	"max-active-minutes", "max-idle-polls", "stall-factor",
+	"max-consecutive-errors", "copilot-only", "max-iterations",
+	"wait-initial", "poll-interval", "poll-timeout", "wait-seconds",
+	"keep-draft", "context-files", "setup-command", "test-command",
+	"lint-command", "regression-command", "fixer", "fixer-command",
+	"fixer-timeout", "judge-command", "anthropic-api-key", "judge-model",
+	"non-blocking", "claude-workflow-job", "config-file",
+	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
+	"version",
+}
+
+// InputNames returns the names of every input LoadConfig reads.
+func InputNames() []string { return append([]string(nil), inputNames...) }
+
+// LoadConfig reads every input and the Actions context through getenv and
+// validates them, joining every problem into one error.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	a := githubactions.New(githubactions.WithGetenv(getenv))
+	in := func(name, def string) string {
+		if v := a.GetInput(name); v != "" {
+			return v
+		}
+		return def
+	}
+	var errs []error
+	num := func(name string, def int) int {
+		raw := in(name, strconv.Itoa(def))
+		n, err := strconv.Atoi(raw)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("input %s: %q is not a whole number", name, raw))
+			return def
+		}
+		if n < 0 {
+			errs = append(errs, fmt.Errorf("input %s: %d must not be negative", name, n))
+		}
+		return n
+	}
+	boolean := func(name string) bool {
+		raw := in(name, "false")
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("input %s: %q is not true or false", name, raw))
+		}
+		return b
+	}
+	seconds := func(name string, def int) time.Duration {
+		return time.Duration(num(name, def)) * time.Second
+	}
+
+	c := Config{
+		GitHubToken:          in("github-token", getenv("GITHUB_TOKEN")),
+		PushToken:            in("push-token", ""),
+		TriggerToken:         in("trigger-token", ""),
+		Engines:              splitList(in("engines", "")),
+		TriggerPhrase:        in("trigger-phrase", "@review-loop"),
+		AllowedAssociations:  splitList(strings.ToUpper(in("allowed-associations", "OWNER,MEMBER,COLLABORATOR"))),
+		MaxCommits:           num("max-commits", 20),
+		MaxActiveMinutes:     num("max-active-minutes", 240),
+		MaxIdlePolls:         num("max-idle-polls", 10),
+		StallFactor:          num("stall-factor", 3),
+		MaxConsecutiveErrors: num("max-consecutive-errors", 2),
+		CopilotOnly:          boolean("copilot-only"),
+		MaxIterations:        num("max-iterations", 5),
+		WaitInitial:          seconds("wait-initial", 180),
+		PollInterval:         seconds("poll-interval", 30),
+		PollTimeout:          seconds("poll-timeout", 600),
+		WaitSeconds:          seconds("wait-seconds", 0),
+		KeepDraft:            boolean("keep-draft"),
+		ContextFiles:         splitList(in("context-files", "")),
+		SetupCommand:         in("setup-command", ""),
+		TestCommand:          in("test-command", ""),
+		LintCommand:          in("lint-command", ""),
+		RegressionCommand:    in("regression-command", ""),
+		Fixer:                in("fixer", "suggestions"),
+		FixerCommand:         in("fixer-command", ""),
+		JudgeCommand:         in("judge-command", ""),
+		AnthropicAPIKey:      in("anthropic-api-key", ""),
+		JudgeModel:           in("judge-model", ""),
+		NonBlocking:          in("non-blocking", "report"),
+		ClaudeWorkflowJob:    in("claude-workflow-job", "claude-review"),
+		ConfigFile:           in("config-file", ".github/review-loop.yml"),
+		AuthorName:           in("commit-author-name", "github-actions[bot]"),
+		AuthorEmail:          in("commit-author-email", "41898282+github-actions[bot]@users.noreply.github.com"),
+		DryRun:               boolean("dry-run"),
+		Version:              in("version", ""),
+
+		EventName:   getenv("GITHUB_EVENT_NAME"),
+		EventPath:   getenv("GITHUB_EVENT_PATH"),
+		Repository:  getenv("GITHUB_REPOSITORY"),
+		APIURL:      orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"),
+		GraphQLURL:  orDefault(getenv("GITHUB_GRAPHQL_URL"), "https://api.github.com/graphql"),
+		ServerURL:   orDefault(getenv("GITHUB_SERVER_URL"), "https://github.com"),
+		Workspace:   getenv("GITHUB_WORKSPACE"),
+		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"),
+		Actor:       getenv("GITHUB_ACTOR"),
+	}
+	_ = in("binary-path", "") // consumed by action.yml before the binary runs
+
+	if raw := in("pr", ""); raw != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(raw, "#"))
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("input pr: %q is not a pull request number", raw))
+		} else {
+			c.PR = n
+		}
+	}
+	if raw := in("fixer-timeout", "15m"); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("input fixer-timeout: %q is not a positive duration such as 15m", raw))
+		}
+		c.FixerTimeout = d
+	}
+	if raw := getenv("GITHUB_RUN_ID"); raw != "" {
+		c.RunID, _ = strconv.ParseInt(raw, 10, 64)
+	}
+	if c.PushToken == "" {
+		c.PushToken = c.GitHubToken
+	}
+	if c.GitHubToken == "" {
+		errs = append(errs, errors.New("input github-token: no token given (set github-token, or GITHUB_TOKEN in the environment)"))
+	}
+	owner, repo, ok := strings.Cut(c.Repository, "/")
+	if !ok || owner == "" || repo == "" {
+		errs = append(errs, fmt.Errorf("GITHUB_REPOSITORY: %q is not owner/name", c.Repository))
+	}
+	c.Owner, c.Repo = owner, repo
+	switch c.Fixer {
+	case "suggestions":
+	case "command":
+		if c.FixerCommand == "" {
+			errs = append(errs, errors.New("input fixer-command: required when fixer is command"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions or command", c.Fixer))
+	}
+	switch c.NonBlocking {
+	case "report", "issue":
+	default:
+		errs = append(errs, fmt.Errorf("input non-blocking: %q is not report or issue", c.NonBlocking))
+	}
+	if c.TriggerPhrase == "" {
+		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))
+	}
+	if c.PollInterval == 0 && c.WaitSeconds > 0 {
+		errs = append(errs, errors.New("input poll-interval: must be positive when wait-seconds is set"))
+	}
+	return c, errors.Join(errs...)
+}
+
+// Secrets returns every secret value in the config, for masking.
+func (c Config) Secrets() []string {
+	var out []string
+	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,93 @@
+package action
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func baseEnv() map[string]string {
+	return map[string]string{
+		"INPUT_GITHUB-TOKEN": "ghs_secret",
+		"GITHUB_REPOSITORY":  "octo/app",
+		"GITHUB_EVENT_NAME":  "workflow_dispatch",
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	t.Run("defaults follow the documented inputs", func(t *testing.T) {
+		t.Parallel()
+		c, err := LoadConfig(env(baseEnv()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.MaxCommits != 20 || c.MaxActiveMinutes != 240 || c.MaxIdlePolls != 10 {
+			t.Errorf("bounds = %d/%d/%d, want 20/240/10", c.MaxCommits, c.MaxActiveMinutes, c.MaxIdlePolls)
+		}
+		if c.PushToken != "ghs_secret" {
+			t.Errorf("push token does not fall back to github-token")
+		}
+		if c.TriggerPhrase != "@review-loop" || c.Fixer != "suggestions" || c.FixerTimeout != 15*time.Minute {
+			t.Errorf("unexpected defaults: %+v", c)
+		}
+		if got := strings.Join(c.AllowedAssociations, ","); got != "OWNER,MEMBER,COLLABORATOR" {
+			t.Errorf("associations = %s", got)
+		}
+		if c.Owner != "octo" || c.Repo != "app" {
+			t.Errorf("repo = %s/%s", c.Owner, c.Repo)
+		}
+	})
+	t.Run("every problem is reported at once and names its input", func(t *testing.T) {
+		t.Parallel()
+		m := baseEnv()
+		delete(m, "INPUT_GITHUB-TOKEN")
+		m["INPUT_PR"] = "abc"
+		m["INPUT_MAX-COMMITS"] = "-1"
+		m["INPUT_COPILOT-ONLY"] = "maybe"
+		m["INPUT_FIXER"] = "magic"
+		m["INPUT_FIXER-TIMEOUT"] = "soon"
+		_, err := LoadConfig(env(m))
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		for _, want := range []string{"github-token", `input pr: "abc"`, "max-commits: -1", "copilot-only", "input fixer:", "fixer-timeout"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not mention %q", err, want)
+			}
+		}
+	})
+	t.Run("the GITHUB_TOKEN environment variable is the token fallback", func(t *testing.T) {
+		t.Parallel()
+		m := baseEnv()
+		delete(m, "INPUT_GITHUB-TOKEN")
+		m["GITHUB_TOKEN"] = "ghs_env"
+		c, err := LoadConfig(env(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.GitHubToken != "ghs_env" {
+			t.Errorf("token = %q", c.GitHubToken)
+		}
+	})
+	t.Run("secrets lists every token for masking", func(t *testing.T) {
+		t.Parallel()
+		m := baseEnv()
+		m["INPUT_TRIGGER-TOKEN"] = "ghp_user"
+		m["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
+		c, err := LoadConfig(env(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(c.Secrets(), " ")
+		for _, s := range []string{"ghs_secret", "ghp_user", "sk-ant"} {
+			if !strings.Contains(got, s) {
+				t.Errorf("secrets %q miss %q", got, s)
+			}
+		}
+	})
+}
