@@ -1,0 +1,204 @@
+// Package git wraps the git command line for the fix cycle: one commit per
+// cycle, a token-authenticated push, and the branch-safety guardrails of
+// rule B5. Every git invocation goes through a Runner, as an argv and never a
+// shell string, so tests can drive a real temporary repository and inspect
+// what was run.
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Runner runs git in one working directory and records every argv it ran.
+type Runner struct {
+	// Dir is the checkout git runs in.
+	Dir string
+	// Env is the environment of every git child; nil inherits the process
+	// environment.
+	Env []string
+	// Git is the git binary; empty means "git" from PATH.
+	Git string
+
+	mu    sync.Mutex
+	calls [][]string
+}
+
+// Calls returns a copy of every argv run so far, without the binary name.
+func (r *Runner) Calls() [][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([][]string, len(r.calls))
+	for i, c := range r.calls {
+		out[i] = slices.Clone(c)
+	}
+	return out
+}
+
+// CommandError is a failed git invocation with its argv and output.
+type CommandError struct {
+	Args   []string
+	Output string
+	Err    error
+}
+
+// Error reports the git subcommand and its trimmed output.
+func (e *CommandError) Error() string {
+	out := strings.TrimSpace(e.Output)
+	if out == "" {
+		return fmt.Sprintf("git %s: %v", strings.Join(e.Args, " "), e.Err)
+	}
+	return fmt.Sprintf("git %s: %v: %s", strings.Join(e.Args, " "), e.Err, out)
+}
+
+// Unwrap returns the process error.
+func (e *CommandError) Unwrap() error { return e.Err }
+
+// Run runs git with args and returns its standard output.
+func (r *Runner) Run(ctx context.Context, args ...string) (string, error) {
+	return r.run(ctx, nil, nil, args...)
+}
+
+func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args ...string) (string, error) {
+	if err := forbidden(args); err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	r.calls = append(r.calls, slices.Clone(args))
+	r.mu.Unlock()
+
+	bin := r.Git
+	if bin == "" {
+		bin = "git"
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = r.Dir
+	if r.Env != nil || extraEnv != nil {
+		env := r.Env
+		if env == nil {
+			env = cmd.Environ()
+		}
+		cmd.Env = append(slices.Clone(env), extraEnv...)
+	}
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), &CommandError{Args: slices.Clone(args), Output: stderr.String() + stdout.String(), Err: err}
+	}
+	return stdout.String(), nil
+}
+
+// Head returns the SHA of HEAD.
+func (r *Runner) Head(ctx context.Context) (string, error) {
+	out, err := r.Run(ctx, "rev-parse", "--verify", "HEAD")
+	return strings.TrimSpace(out), err
+}
+
+// Show returns the content of path at commit (git show commit:path).
+func (r *Runner) Show(ctx context.Context, commit, path string) ([]byte, error) {
+	if commit == "" || strings.HasPrefix(commit, "-") {
+		return nil, fmt.Errorf("git show: invalid commit %q", commit)
+	}
+	out, err := r.Run(ctx, "show", commit+":"+path)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(out), nil
+}
+
+// ChangedFiles lists the paths that differ from HEAD in the working tree,
+// untracked files included, relative to the repository root.
+func (r *Runner) ChangedFiles(ctx context.Context) ([]string, error) {
+	out, err := r.Run(ctx, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	entries := strings.Split(out, "\x00")
+	for i := 0; i < len(entries); i++ {
+		e := entries[i]
+		if len(e) < 4 {
+			continue
+		}
+		files = append(files, e[3:])
+		if e[0] == 'R' || e[0] == 'C' {
+			i++ // the source path of a rename follows
+		}
+	}
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// RestoreFiles puts files back to their HEAD content and removes the ones
+// HEAD does not have, to abort a cycle's edits.
+func (r *Runner) RestoreFiles(ctx context.Context, files []string) error {
+	if len(files) == 0 {
+		return nil
+	}
+	var tracked, untracked []string
+	for _, f := range files {
+		if _, err := r.Run(ctx, "cat-file", "-e", "HEAD:"+f); err == nil {
+			tracked = append(tracked, f)
+		} else {
+			untracked = append(untracked, f)
+		}
+	}
+	if len(tracked) > 0 {
+		args := append([]string{"checkout", "HEAD", "--"}, tracked...)
+		if _, err := r.Run(ctx, args...); err != nil {
+			return fmt.Errorf("restoring files: %w", err)
+		}
+	}
+	if len(untracked) > 0 {
+		args := append([]string{"rm", "-r", "--cached", "--ignore-unmatch", "-q", "--"}, untracked...)
+		if _, err := r.Run(ctx, args...); err != nil {
+			return fmt.Errorf("unstaging new files: %w", err)
+		}
+		args = append([]string{"clean", "-q", "-f", "--"}, untracked...)
+		if _, err := r.Run(ctx, args...); err != nil {
+			return fmt.Errorf("removing new files: %w", err)
+		}
+	}
+	return nil
+}
+
+// RestoreAll restores every changed file to HEAD; the tree is clean after.
+func (r *Runner) RestoreAll(ctx context.Context) error {
+	files, err := r.ChangedFiles(ctx)
+	if err != nil {
+		return err
+	}
+	return r.RestoreFiles(ctx, files)
+}
+
+// ErrNothingToCommit is returned by Commit when no file differs from HEAD.
+var ErrNothingToCommit = errors.New("nothing to commit")
+
+// forbidden enforces rule B5 on every argv: no force, no --no-verify, no merge.
+func forbidden(args []string) error {
+	if len(args) == 0 {
+		return errors.New("git: no subcommand")
+	}
+	if args[0] == "merge" || args[0] == "pull" {
+		return fmt.Errorf("git %s: refused: the loop never merges", args[0])
+	}
+	for _, a := range args {
+		if a == "--no-verify" || a == "--force" || strings.HasPrefix(a, "--force-with-lease") ||
+			args[0] == "push" && (a == "-f" || strings.HasPrefix(a, "+")) {
+			return fmt.Errorf("git %s: refused: %q is never used", args[0], a)
+		}
+	}
+	return nil
+}
+
+func asCommandError(err error, target **CommandError) bool { return errors.As(err, target) }

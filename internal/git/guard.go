@@ -1,0 +1,249 @@
+package git
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Guard holds what the caller observed about the pull request; every
+// commit and push is checked against it first (rule B5, W3).
+type Guard struct {
+	// HeadBranch is the PR's head branch, the only branch we write to.
+	HeadBranch string
+	// DefaultBranch is the repository's default branch.
+	DefaultBranch string
+	// Protected is the API's answer on whether HeadBranch is protected.
+	Protected bool
+	// Fork is true when the PR comes from a fork (report-only).
+	Fork bool
+	// ObservedHeadSHA is the PR head SHA the cycle observed; HEAD must
+	// still be it when we commit.
+	ObservedHeadSHA string
+}
+
+// RefusedError is a guardrail refusal; nothing was written.
+type RefusedError struct {
+	Rule   string
+	Reason string
+}
+
+// Error names the rule and the reason.
+func (e *RefusedError) Error() string { return fmt.Sprintf("refused (%s): %s", e.Rule, e.Reason) }
+
+// Check refuses a write to the branch without running git: the default or
+// a protected branch, a fork PR, or a branch name git could misread.
+func (g Guard) Check(branch string) error {
+	switch {
+	case g.Fork:
+		return &RefusedError{Rule: "B5", Reason: "the pull request comes from a fork; fork PRs are report-only"}
+	case branch == "" || g.HeadBranch == "":
+		return &RefusedError{Rule: "B5", Reason: "no head branch given"}
+	case branch != g.HeadBranch:
+		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch %q is not the PR head branch %q", branch, g.HeadBranch)}
+	case g.DefaultBranch == "":
+		return &RefusedError{Rule: "B5", Reason: "the default branch is unknown"}
+	case branch == g.DefaultBranch:
+		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch %q is the default branch", branch)}
+	case g.Protected:
+		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch %q is protected", branch)}
+	case strings.HasPrefix(branch, "-") || strings.ContainsAny(branch, " \t\n:~^?*[\\") || strings.Contains(branch, ".."):
+		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch name %q is not a plain branch name", branch)}
+	}
+	return nil
+}
+
+// Identity is a commit author and committer.
+type Identity struct {
+	Name  string
+	Email string
+}
+
+// DefaultIdentity is the GitHub Actions bot, used when no identity is given.
+var DefaultIdentity = Identity{Name: "github-actions[bot]", Email: "41898282+github-actions[bot]@users.noreply.github.com"}
+
+// Closed is one finding a commit closes, listed in the commit body (E4).
+type Closed struct {
+	ID        string
+	Engine    string
+	CommentID int64
+	Title     string
+}
+
+// Message builds the cycle's commit message (rule E4):
+// `fix(SCOPE): address review N (PR #M)` and a body listing every finding
+// closed with its engine and comment id.
+func Message(review, pr int, files []string, closed []Closed) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fix(%s): address review %d (PR #%d)\n\n", Scope(files), review, pr)
+	b.WriteString("Findings closed:\n")
+	for _, c := range closed {
+		fmt.Fprintf(&b, "- %s (%s, comment %d)", c.ID, c.Engine, c.CommentID)
+		if t := oneLine(c.Title); t != "" {
+			fmt.Fprintf(&b, ": %s", t)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 72 {
+		s = s[:69] + "..."
+	}
+	return s
+}
+
+// Scope is the commit scope for files: the package they share (the
+// directory under internal/, pkg/ or cmd/, e.g. "fix"), else their common
+// top-level directory, else "review" when they are mixed or at the root.
+func Scope(files []string) string {
+	var common []string
+	for i, f := range files {
+		dir := strings.Split(path.Dir(path.Clean(strings.TrimPrefix(f, "./"))), "/")
+		if dir[0] == "." || dir[0] == "" {
+			return "review"
+		}
+		if i == 0 {
+			common = dir
+			continue
+		}
+		n := 0
+		for n < len(common) && n < len(dir) && common[n] == dir[n] {
+			n++
+		}
+		common = common[:n]
+	}
+	switch {
+	case len(common) == 0:
+		return "review"
+	case common[0] == "internal" || common[0] == "pkg" || common[0] == "cmd":
+		if len(common) == 1 {
+			return "review"
+		}
+		return common[1]
+	}
+	return common[0]
+}
+
+// Repo is a checkout the loop writes to, behind its guard.
+type Repo struct {
+	Git   *Runner
+	Guard Guard
+}
+
+// CommitRequest is one cycle's commit.
+type CommitRequest struct {
+	// Files are the paths to commit; nothing else is staged.
+	Files   []string
+	Message string
+	Author  Identity
+}
+
+// Commit stages exactly req.Files and makes the cycle's one commit (B6),
+// returning its SHA so the caller can record it before Push (E5). The
+// guardrails run first; a HEAD that is no longer the observed PR head (an
+// outside push, W3) is refused before anything is staged.
+func (r *Repo) Commit(ctx context.Context, req CommitRequest) (string, error) {
+	if err := r.Guard.Check(r.Guard.HeadBranch); err != nil {
+		return "", err
+	}
+	if r.Guard.ObservedHeadSHA == "" {
+		return "", &RefusedError{Rule: "W3", Reason: "no observed head SHA to compare HEAD with"}
+	}
+	if len(req.Files) == 0 {
+		return "", ErrNothingToCommit
+	}
+	head, err := r.Git.Head(ctx)
+	if err != nil {
+		return "", fmt.Errorf("reading HEAD: %w", err)
+	}
+	if head != r.Guard.ObservedHeadSHA {
+		return "", &RefusedError{Rule: "W3", Reason: fmt.Sprintf("HEAD %s is not the observed PR head %s: someone pushed", short(head), short(r.Guard.ObservedHeadSHA))}
+	}
+	files := slices.Clone(req.Files)
+	slices.Sort(files)
+	files = slices.Compact(files)
+	if _, err := r.Git.Run(ctx, append([]string{"add", "-A", "--"}, files...)...); err != nil {
+		return "", fmt.Errorf("staging: %w", err)
+	}
+	if _, err := r.Git.Run(ctx, "diff", "--cached", "--quiet"); err == nil {
+		return "", ErrNothingToCommit
+	}
+	id := req.Author
+	if id.Name == "" || id.Email == "" {
+		id = DefaultIdentity
+	}
+	env := []string{
+		"GIT_AUTHOR_NAME=" + id.Name, "GIT_AUTHOR_EMAIL=" + id.Email,
+		"GIT_COMMITTER_NAME=" + id.Name, "GIT_COMMITTER_EMAIL=" + id.Email,
+	}
+	args := append([]string{"commit", "--quiet", "--file=-", "--"}, files...)
+	if _, err := r.Git.run(ctx, env, []byte(req.Message), args...); err != nil {
+		return "", fmt.Errorf("committing: %w", err)
+	}
+	return r.Git.Head(ctx)
+}
+
+// PushError is a push that git refused or could not complete; the local
+// commit stays, and the caller decides what to do with it.
+type PushError struct {
+	Branch string
+	// Rejected is true when the remote rejected the update (non-fast-forward,
+	// protection rule, hook).
+	Rejected bool
+	Output   string
+}
+
+// Error says whether the push was rejected and gives git's words.
+func (e *PushError) Error() string {
+	what := "push failed"
+	if e.Rejected {
+		what = "push rejected"
+	}
+	return fmt.Sprintf("%s for branch %s: %s", what, e.Branch, strings.TrimSpace(e.Output))
+}
+
+// Push pushes HEAD to refs/heads/<branch> on origin, never forced. The
+// token travels as an http.extraheader through GIT_CONFIG_* environment
+// variables: never in argv, the URL or a log line.
+func (r *Repo) Push(ctx context.Context, branch, token string) error {
+	if err := r.Guard.Check(branch); err != nil {
+		return err
+	}
+	var env []string
+	env = append(env, "GIT_TERMINAL_PROMPT=0")
+	if token != "" {
+		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+		env = append(env,
+			"GIT_CONFIG_COUNT=1",
+			"GIT_CONFIG_KEY_0=http.extraheader",
+			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic,
+		)
+	}
+	_, err := r.Git.run(ctx, env, nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
+	if err != nil {
+		out := ""
+		var ce *CommandError
+		if ok := asCommandError(err, &ce); ok {
+			out = ce.Output
+		}
+		if token != "" {
+			out = strings.ReplaceAll(out, token, "***")
+		}
+		rejected := strings.Contains(out, "[rejected]") || strings.Contains(out, "[remote rejected]") || strings.Contains(out, "rejected")
+		return &PushError{Branch: branch, Rejected: rejected, Output: out}
+	}
+	return nil
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
