@@ -1,0 +1,343 @@
+// Package state defines the review loop's saved state: a versioned JSON
+// schema (rule SC1), its migration from older versions (SC2), its
+// validation, and the codec that hides it in an HTML comment of the PR's
+// status comment.
+//
+// The schema uses plain strings for the loop's enums (review states, end
+// reasons, event names) so that internal/loop can import this package
+// without a cycle; internal/loop owns the typed constants and their meaning.
+package state
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Version is the schema version this build writes and understands.
+const Version = 1
+
+// Status is the loop's lifecycle status.
+type Status string
+
+// Loop statuses. An empty Status means no loop has started for the PR.
+const (
+	StatusActive  Status = "active"
+	StatusDone    Status = "done"
+	StatusStopped Status = "stopped"
+)
+
+// Review state names as saved; they mirror loop.ReviewState (rule S1).
+const (
+	ReviewNotTriggered = "NOT_TRIGGERED"
+	ReviewTriggered    = "TRIGGERED"
+	ReviewRunning      = "RUNNING"
+	ReviewDone         = "DONE"
+)
+
+// ReviewStates lists every valid saved review state, in S1 order.
+var ReviewStates = []string{ReviewNotTriggered, ReviewTriggered, ReviewRunning, ReviewDone}
+
+// Engine marks a loop places on an engine for one head SHA (rule T4).
+const (
+	MarkHung    = "HUNG"
+	MarkErrored = "ERRORED"
+)
+
+// Event names of the JSON-lines event log (rule H6).
+const (
+	EventRunStart         = "run-start"
+	EventIterStart        = "iter-start"
+	EventIterEnd          = "iter-end"
+	EventIterError        = "iter-error"
+	EventRetrigger        = "retrigger"
+	EventRetriggerSkipped = "retrigger-skipped"
+	EventRetriggerFailed  = "retrigger-failed"
+	EventReviewDetected   = "review-detected"
+	EventTimeout          = "timeout"
+	EventTerminate        = "terminate"
+)
+
+// EventNames lists every valid event name (rule H6).
+var EventNames = []string{
+	EventRunStart, EventIterStart, EventIterEnd, EventIterError, EventRetrigger,
+	EventRetriggerSkipped, EventRetriggerFailed, EventReviewDetected, EventTimeout, EventTerminate,
+}
+
+// LegacyEngine is the no-progress bucket that holds counts migrated from a
+// version 0 state whose flat map cannot be attributed to one engine; the
+// loop counts it toward every engine, which is what version 0 did.
+const LegacyEngine = "*"
+
+// State is everything the loop needs to resume on the next workflow run.
+// Every value a bound depends on is here (rule SC1).
+type State struct {
+	Version   int       `json:"version"`
+	Status    Status    `json:"status,omitempty"`
+	EndReason string    `json:"end_reason,omitempty"`
+	StartedAt time.Time `json:"started_at,omitzero"`
+	// Iteration counts fix cycles (triage passes) of this loop.
+	Iteration int `json:"iteration"`
+	// Commits counts fix commits pushed by this loop (B1).
+	Commits int `json:"commits"`
+	// ActiveSeconds is active work, waiting excluded (B2).
+	ActiveSeconds int64 `json:"active_seconds"`
+	// IdlePolls counts consecutive wakes with no new finding and no new push (B3).
+	IdlePolls int `json:"idle_polls"`
+	// Engines are the engines this loop drives, sorted.
+	Engines []string `json:"engines,omitempty"`
+	// LastPushSHA is the last commit this loop pushed.
+	LastPushSHA string `json:"last_push_sha,omitempty"`
+	// PendingPushSHA is a commit about to be pushed (write-ahead, E5).
+	PendingPushSHA string `json:"pending_push_sha,omitempty"`
+	// LastObservedSHA is the head SHA seen by the previous cycle (W3).
+	LastObservedSHA string `json:"last_observed_sha,omitempty"`
+	// NoProgress counts, per engine and finding key, the cycles in which a
+	// fix of that key was attempted (W2).
+	NoProgress map[string]map[string]int `json:"no_progress,omitempty"`
+	// EngineStates holds each engine's per-engine state.
+	EngineStates map[string]EngineState `json:"engine_states,omitempty"`
+	// NonBlocking lists non-blocking items from judged prose engines (J5).
+	NonBlocking []Item `json:"non_blocking,omitempty"`
+	// Triage is the triage table, one row per finding, latest outcome (TR5).
+	Triage []TriageRow `json:"triage,omitempty"`
+	// Events is the event log (H6), oldest first.
+	Events []Event `json:"events,omitempty"`
+	// EventsDropped counts events trimmed from the log to fit the comment.
+	EventsDropped int `json:"events_dropped,omitempty"`
+	// Approvals are maintainers' approvals of Tier 2 findings.
+	Approvals []Approval `json:"approvals,omitempty"`
+	// Skips are finding ids a maintainer asked the loop to leave alone.
+	Skips []string `json:"skips,omitempty"`
+	// Totals are loop-wide outcome counts.
+	Totals Totals `json:"totals"`
+	// Notices are one-time notices already reported, by key.
+	Notices []string `json:"notices,omitempty"`
+	// Installed caches, per engine, whether it is installed on the repo
+	// (for example the Claude workflow), checked once per loop.
+	Installed map[string]bool `json:"installed,omitempty"`
+	// LargePR is set when the PR is large (H7).
+	LargePR bool `json:"large_pr,omitempty"`
+}
+
+// EngineState is one engine's saved state.
+type EngineState struct {
+	// Review is the engine's review state for LastObservedSHA (S1).
+	Review string `json:"review,omitempty"`
+	// TriggeredSHA is the head SHA we last fired a trigger for (T1, T3).
+	TriggeredSHA string    `json:"triggered_sha,omitempty"`
+	TriggeredAt  time.Time `json:"triggered_at,omitzero"`
+	// WaitSHA and WaitSince say since when the loop has waited on this
+	// engine for WaitSHA (stall hatch, T4).
+	WaitSHA   string    `json:"wait_sha,omitempty"`
+	WaitSince time.Time `json:"wait_since,omitzero"`
+	// SignalID is the last seen signal id: trigger comment, check run or review.
+	SignalID int64 `json:"signal_id,omitempty"`
+	// LastSeenReviewID and LastSeenReviewSHA are the latest review seen (id@sha).
+	LastSeenReviewID  int64  `json:"last_seen_review_id,omitempty"`
+	LastSeenReviewSHA string `json:"last_seen_review_sha,omitempty"`
+	// LastSeenCommentID is the highest finding comment id seen (B3).
+	LastSeenCommentID int64 `json:"last_seen_comment_id,omitempty"`
+	// FirstReviewSeen is set once the engine has posted any review (T7).
+	FirstReviewSeen bool `json:"first_review_seen,omitempty"`
+	// Mark is HUNG or ERRORED for MarkSHA, with a reason (T4).
+	Mark     string `json:"mark,omitempty"`
+	MarkSHA  string `json:"mark_sha,omitempty"`
+	MarkNote string `json:"mark_note,omitempty"`
+	// ConsecutiveErrors counts errors in a row; LastErrorSignalID keeps
+	// one error signal from being counted twice.
+	ConsecutiveErrors int   `json:"consecutive_errors,omitempty"`
+	LastErrorSignalID int64 `json:"last_error_signal_id,omitempty"`
+	// Judge is the cached judge verdict for a head SHA (J4).
+	Judge *JudgeCache `json:"judge,omitempty"`
+	// InitialWaitDone is set once Copilot-only mode's first wait happened (W4).
+	InitialWaitDone bool `json:"initial_wait_done,omitempty"`
+	// Per-engine hand-back counts (H1).
+	Cycles    int `json:"cycles,omitempty"`
+	Fixed     int `json:"fixed,omitempty"`
+	Approved  int `json:"approved,omitempty"`
+	Escalated int `json:"escalated,omitempty"`
+	Skipped   int `json:"skipped,omitempty"`
+}
+
+// JudgeCache is a judge verdict cached for one head SHA and one set of
+// review material (J4).
+type JudgeCache struct {
+	Verdict  string `json:"verdict"`
+	SHA      string `json:"sha"`
+	Material string `json:"material"`
+	Reason   string `json:"reason,omitempty"`
+	Items    []Item `json:"items,omitempty"`
+}
+
+// Item is a judged item of a prose engine (blocking or non-blocking).
+type Item struct {
+	ID     string `json:"id"`
+	Engine string `json:"engine"`
+	Title  string `json:"title"`
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	SHA    string `json:"sha,omitempty"`
+}
+
+// TriageRow is one row of the triage table (TR5).
+type TriageRow struct {
+	FindingID     string `json:"id"`
+	Engine        string `json:"engine"`
+	CommentID     int64  `json:"comment_id,omitempty"`
+	Tier          int    `json:"tier"`
+	Justification string `json:"justification,omitempty"`
+	Outcome       string `json:"outcome"`
+	// Key is the no-progress key (engine finding key or category).
+	Key   string `json:"key,omitempty"`
+	Cycle int    `json:"cycle"`
+}
+
+// Approval is a maintainer's `approve <id> [direction]` command (TR2).
+type Approval struct {
+	FindingID string    `json:"id"`
+	Direction string    `json:"direction,omitempty"`
+	By        string    `json:"by,omitempty"`
+	At        time.Time `json:"at,omitzero"`
+}
+
+// Totals are loop-wide outcome counts for the hand-back.
+type Totals struct {
+	Fixed     int `json:"fixed"`
+	Reverted  int `json:"reverted"`
+	Escalated int `json:"escalated"`
+	Outdated  int `json:"outdated"`
+	Disagreed int `json:"disagreed"`
+}
+
+// Event is one entry of the event log; it serialises as one JSON line (H6).
+type Event struct {
+	Time      time.Time `json:"ts"`
+	Name      string    `json:"event"`
+	Iteration int       `json:"iter,omitempty"`
+	Engine    string    `json:"engine,omitempty"`
+	SHA       string    `json:"sha,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	Detail    string    `json:"detail,omitempty"`
+}
+
+// New returns the empty state of a PR with no loop yet.
+func New() State { return State{Version: Version} }
+
+// HasNotice reports whether a one-time notice was already reported.
+func (s State) HasNotice(key string) bool { return slices.Contains(s.Notices, key) }
+
+// Clone returns a deep copy, so that pure functions can change the copy
+// without touching the caller's state.
+func (s State) Clone() State {
+	c := s
+	c.Engines = slices.Clone(s.Engines)
+	if s.NoProgress != nil {
+		c.NoProgress = make(map[string]map[string]int, len(s.NoProgress))
+		for e, m := range s.NoProgress {
+			c.NoProgress[e] = maps.Clone(m)
+		}
+	}
+	if s.EngineStates != nil {
+		c.EngineStates = make(map[string]EngineState, len(s.EngineStates))
+		for e, es := range s.EngineStates {
+			if es.Judge != nil {
+				j := *es.Judge
+				j.Items = slices.Clone(j.Items)
+				es.Judge = &j
+			}
+			c.EngineStates[e] = es
+		}
+	}
+	c.NonBlocking = slices.Clone(s.NonBlocking)
+	c.Triage = slices.Clone(s.Triage)
+	c.Events = slices.Clone(s.Events)
+	c.Approvals = slices.Clone(s.Approvals)
+	c.Skips = slices.Clone(s.Skips)
+	c.Notices = slices.Clone(s.Notices)
+	c.Installed = maps.Clone(s.Installed)
+	return c
+}
+
+// Validate checks the state's invariants. knownEngines, when not nil, is
+// the list of engine names this build knows; every error names its field.
+func (s State) Validate(knownEngines []string) error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("state: %s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	if s.Version != Version {
+		bad("version", "is %d, want %d", s.Version, Version)
+	}
+	switch s.Status {
+	case "", StatusActive, StatusDone, StatusStopped:
+	default:
+		bad("status", "unknown status %q (known: active, done, stopped)", s.Status)
+	}
+	for _, c := range []counter{
+		{"iteration", int64(s.Iteration)}, {"commits", int64(s.Commits)},
+		{"active_seconds", s.ActiveSeconds}, {"idle_polls", int64(s.IdlePolls)},
+		{"events_dropped", int64(s.EventsDropped)}, {"totals.fixed", int64(s.Totals.Fixed)},
+		{"totals.reverted", int64(s.Totals.Reverted)}, {"totals.escalated", int64(s.Totals.Escalated)},
+		{"totals.outdated", int64(s.Totals.Outdated)}, {"totals.disagreed", int64(s.Totals.Disagreed)},
+	} {
+		if c.v < 0 {
+			bad(c.name, "is negative (%d)", c.v)
+		}
+	}
+	checkEngine := func(field, e string) {
+		if knownEngines != nil && !slices.Contains(knownEngines, e) && e != LegacyEngine {
+			bad(field, "unknown engine %q (known: %s)", e, strings.Join(knownEngines, ", "))
+		}
+	}
+	for _, e := range s.Engines {
+		checkEngine("engines", e)
+	}
+	for _, e := range slices.Sorted(maps.Keys(s.NoProgress)) {
+		checkEngine("no_progress", e)
+		for _, k := range slices.Sorted(maps.Keys(s.NoProgress[e])) {
+			if s.NoProgress[e][k] < 0 {
+				bad(fmt.Sprintf("no_progress[%s][%s]", e, k), "is negative (%d)", s.NoProgress[e][k])
+			}
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(s.EngineStates)) {
+		es := s.EngineStates[e]
+		f := "engine_states[" + e + "]"
+		checkEngine("engine_states", e)
+		if es.Review != "" && !slices.Contains(ReviewStates, es.Review) {
+			bad(f+".review", "unknown review state %q (known: %s)", es.Review, strings.Join(ReviewStates, ", "))
+		}
+		if es.Mark != "" && es.Mark != MarkHung && es.Mark != MarkErrored {
+			bad(f+".mark", "unknown mark %q (known: %s, %s)", es.Mark, MarkHung, MarkErrored)
+		}
+		for _, c := range []counter{
+			{"consecutive_errors", int64(es.ConsecutiveErrors)}, {"cycles", int64(es.Cycles)},
+			{"fixed", int64(es.Fixed)}, {"approved", int64(es.Approved)},
+			{"escalated", int64(es.Escalated)}, {"skipped", int64(es.Skipped)},
+		} {
+			if c.v < 0 {
+				bad(f+"."+c.name, "is negative (%d)", c.v)
+			}
+		}
+	}
+	for i, ev := range s.Events {
+		if !slices.Contains(EventNames, ev.Name) {
+			bad(fmt.Sprintf("events[%d].event", i), "unknown event %q", ev.Name)
+		}
+	}
+	for i, r := range s.Triage {
+		if r.Tier < 0 || r.Tier > 3 {
+			bad(fmt.Sprintf("triage[%d].tier", i), "is %d, want 0 to 3", r.Tier)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type counter struct {
+	name string
+	v    int64
+}
