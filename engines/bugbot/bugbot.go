@@ -1,0 +1,229 @@
+// Package bugbot is the adapter for Cursor Bugbot: a structured,
+// single-verdict engine whose check run "Cursor Bugbot" signals completion
+// and whose findings are inline comments carrying hidden markers.
+package bugbot
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Name is the engine name.
+const Name = "bugbot"
+
+// CheckRunName is the name of Bugbot's check run, the review signal.
+const CheckRunName = "Cursor Bugbot"
+
+// TriggerBody is the comment that asks Bugbot for a review; Bugbot ignores
+// it when a bot or app posts it.
+const TriggerBody = "bugbot run"
+
+// BotID is the account id of cursor[bot].
+const BotID = 206951365
+
+// Author is Bugbot's account ("cursor" in GraphQL, "cursor[bot]" in REST).
+var Author = engines.Author{Logins: []string{"cursor"}, ID: BotID}
+
+// Bugbot is the Cursor Bugbot adapter.
+type Bugbot struct{}
+
+var _ engines.Engine = (*Bugbot)(nil)
+
+// New returns the Bugbot adapter.
+func New() *Bugbot { return &Bugbot{} }
+
+// Name implements engines.Engine.
+func (*Bugbot) Name() string { return Name }
+
+// TriggerBody implements engines.Engine.
+func (*Bugbot) TriggerBody() string { return TriggerBody }
+
+// Capabilities implements engines.Engine.
+func (*Bugbot) Capabilities() engines.Capabilities {
+	return engines.Capabilities{
+		Trigger:           engines.TriggerComment,
+		AcceptsBotTrigger: false,
+		Completion:        engines.CompletionCheckRun,
+		CheckRunName:      CheckRunName,
+		CheckRunApp:       "cursor",
+	}
+}
+
+// NoTokenNote explains why Bugbot cannot be triggered without a user token.
+const NoTokenNote = "Bugbot ignores `bugbot run` when a bot or app posts it and no trigger token was given: relying on Bugbot's automatic review of every push"
+
+// Observe implements engines.Engine.
+func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView {
+	v := loop.EngineView{
+		Engine:           Name,
+		Installed:        true,
+		TriggerAvailable: env.HasTriggerToken,
+		Material:         loop.MaterialPending,
+	}
+	if !env.HasTriggerToken {
+		v.TriggerNote = NoTokenNote
+	}
+	// Any app may carry the name: the Cursor app's slug is not confirmed.
+	cr := engines.FindCheckRun(obs, engines.NamedCheck(CheckRunName, ""))
+	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
+
+	reviews := engines.ReviewsBy(obs, Author)
+	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
+	for _, r := range reviews {
+		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: true, At: r.SubmittedAt})
+	}
+	if n := len(reviews); n > 0 {
+		v.LatestReviewID, v.LatestSHA = reviews[n-1].DatabaseID, reviews[n-1].CommitSHA
+	}
+	v.Findings = engines.ThreadFindings(obs, Name, Author, ParseFinding)
+
+	if v.Signal == loop.SignalDone {
+		v.Material = loop.MaterialOK
+		if engines.CheckErrored(cr) {
+			v.Material = loop.MaterialErrored
+			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", CheckRunName, strings.ToLower(cr.Conclusion))
+		}
+		v.VerdictSetProven = obs.Complete
+		v.MaterialNote = joinNote(v.MaterialNote, countNote(obs, reviews, v.Findings))
+	}
+	return v
+}
+
+// countNote compares the head review's announced count with the threads
+// read for it, so a missing thread is reported rather than read as fixed.
+func countNote(obs *github.Observation, reviews []github.Review, findings []loop.Finding) string {
+	for i := len(reviews) - 1; i >= 0; i-- {
+		r := reviews[i]
+		if r.CommitSHA != obs.HeadSHA {
+			continue
+		}
+		s := ParseSummary(r.Body)
+		if !s.Known || s.Count == 0 {
+			return ""
+		}
+		seen := 0
+		for _, f := range findings {
+			if f.ReviewID == r.DatabaseID {
+				seen++
+			}
+		}
+		if seen < s.Count {
+			return fmt.Sprintf("review %d announces %d potential issue(s), %d open thread(s) read", r.DatabaseID, s.Count, seen)
+		}
+		return ""
+	}
+	return ""
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// Trigger implements engines.Engine: it posts "bugbot run", which Bugbot
+// honours only from a user, so without a user token it returns
+// engines.ErrTriggerUnavailable.
+//
+// API: POST /repos/{owner}/{repo}/issues/{issue_number}/comments.
+func (*Bugbot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
+	if !pr.UserToken {
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: fmt.Errorf("%w: %s", engines.ErrTriggerUnavailable, NoTokenNote)}
+	}
+	c, err := gh.CreateIssueComment(ctx, pr.Owner, pr.Repo, pr.Number, TriggerBody)
+	if err != nil {
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: err}
+	}
+	return c.DatabaseID, nil
+}
+
+var (
+	titleRE    = regexp.MustCompile(`(?m)^[ \t]*###[ \t]+(.+?)[ \t]*$`)
+	oldTitleRE = regexp.MustCompile(`<h3>\s*(?:Bug:\s*)?(.+?)\s*</h3>`)
+	severityRE = regexp.MustCompile(`(?i)\*\*\s*(critical|high|medium|low)\s+severity\s*\*\*`)
+	descRE     = regexp.MustCompile(`(?s)<!--\s*DESCRIPTION START\s*-->(.*?)<!--\s*DESCRIPTION END\s*-->`)
+	bugIDRE    = regexp.MustCompile(`<!--\s*BUGBOT_BUG_ID:\s*([^\s>]+)\s*-->`)
+	locsRE     = regexp.MustCompile(`(?s)<!--\s*LOCATIONS START(.*?)LOCATIONS END\s*-->`)
+	countRE    = regexp.MustCompile(`(?i)found\s+(\d+)\s+potential\s+issues?`)
+	cleanRE    = regexp.MustCompile(`(?i)found no (?:new )?(?:potential )?(?:issues|bugs)`)
+)
+
+// ParseFinding reads one Bugbot inline comment by its markers (ST4). Missing
+// markers leave fields empty and the severity unknown.
+func ParseFinding(body string) engines.Parsed {
+	p := engines.Parsed{Severity: loop.SeverityUnknown}
+	if m := titleRE.FindStringSubmatch(body); m != nil {
+		p.Title = m[1]
+	} else if m := oldTitleRE.FindStringSubmatch(body); m != nil {
+		p.Title = m[1]
+	} else {
+		p.Title = engines.Title(body)
+	}
+	if m := severityRE.FindStringSubmatch(body); m != nil {
+		p.Severity = loop.Severity(strings.ToLower(m[1]))
+	}
+	if m := descRE.FindStringSubmatch(body); m != nil {
+		p.Body = strings.TrimSpace(m[1])
+	} else {
+		p.Body = strings.TrimSpace(engines.StripHTMLComments(body))
+	}
+	if m := bugIDRE.FindStringSubmatch(body); m != nil {
+		p.Key = m[1]
+	}
+	if m := locsRE.FindStringSubmatch(body); m != nil {
+		for _, l := range strings.Split(m[1], "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" {
+				continue
+			}
+			if i := strings.LastIndex(l, "#L"); i > 0 {
+				l = l[:i]
+			}
+			if !contains(p.Locations, l) {
+				p.Locations = append(p.Locations, l)
+			}
+		}
+	}
+	return p
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Summary is what a Bugbot review body announces.
+type Summary struct {
+	Known bool // the body matched a known summary shape
+	Count int  // announced potential issues
+	Clean bool // "found no new issues"
+}
+
+// ParseSummary reads a Bugbot review summary body.
+func ParseSummary(body string) Summary {
+	if m := countRE.FindStringSubmatch(body); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err == nil {
+			return Summary{Known: true, Count: n, Clean: n == 0}
+		}
+	}
+	if cleanRE.MatchString(body) {
+		return Summary{Known: true, Clean: true}
+	}
+	return Summary{}
+}

@@ -1,0 +1,269 @@
+package engines
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Author identifies an engine's bot account. Logins are compared
+// case-insensitively with any "[bot]" suffix removed, so GraphQL
+// ("cursor") and REST ("cursor[bot]") spellings both match; a non-zero ID
+// matches on its own.
+type Author struct {
+	Logins []string
+	ID     int64
+}
+
+// NormLogin lower-cases a login and drops a "[bot]" suffix.
+func NormLogin(login string) string {
+	l := strings.ToLower(strings.TrimSpace(login))
+	return strings.TrimSuffix(l, "[bot]")
+}
+
+// Match reports whether the actor is this author.
+func (a Author) Match(actor github.Actor) bool {
+	if a.ID != 0 && actor.DatabaseID == a.ID {
+		return true
+	}
+	l := NormLogin(actor.Login)
+	if l == "" {
+		return false
+	}
+	for _, want := range a.Logins {
+		if NormLogin(want) == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Parsed is what an engine's body parser reads from one finding comment.
+type Parsed struct {
+	Title     string
+	Body      string
+	Severity  loop.Severity
+	Key       string
+	Category  string
+	Locations []string
+}
+
+// ThreadFindings returns one finding per unresolved thread whose root
+// comment is by author, identified by the root comment's id (so a finding
+// that moved lines keeps its ID, ST3) and carrying the review id and commit
+// of the review that submitted it (ST1/ST2 inputs).
+func ThreadFindings(obs *github.Observation, engine string, author Author, parse func(string) Parsed) []loop.Finding {
+	reviewSHA := make(map[int64]string, len(obs.Reviews))
+	for _, r := range obs.Reviews {
+		reviewSHA[r.DatabaseID] = r.CommitSHA
+	}
+	var out []loop.Finding
+	for _, t := range obs.Threads {
+		if t.IsResolved || len(t.Comments) == 0 {
+			continue
+		}
+		root := t.Comments[0]
+		if !author.Match(root.Author) {
+			continue
+		}
+		p := parse(root.Body)
+		if p.Severity == "" {
+			p.Severity = loop.SeverityUnknown
+		}
+		sha := reviewSHA[root.ReviewDatabaseID]
+		if sha == "" {
+			sha = cmp.Or(root.OriginalCommitSHA, root.CommitSHA)
+		}
+		locs := p.Locations
+		if len(locs) == 0 && t.Path != "" {
+			locs = []string{t.Path}
+		}
+		out = append(out, loop.Finding{
+			ID:             FindingID(engine, root.DatabaseID),
+			Engine:         engine,
+			CommentID:      root.DatabaseID,
+			ReviewID:       root.ReviewDatabaseID,
+			ReviewSHA:      sha,
+			ThreadID:       t.NodeID,
+			Path:           t.Path,
+			Line:           t.Line,
+			StartLine:      t.StartLine,
+			OriginalCommit: root.OriginalCommitSHA,
+			OriginalLine:   t.OriginalLine,
+			Outdated:       t.IsOutdated,
+			Title:          p.Title,
+			Body:           p.Body,
+			Severity:       p.Severity,
+			Key:            p.Key,
+			Category:       p.Category,
+			Locations:      locs,
+		})
+	}
+	return out
+}
+
+// FindingID is the stable id shown to maintainers: engine and root comment id.
+func FindingID(engine string, commentID int64) string {
+	return fmt.Sprintf("%s-%d", engine, commentID)
+}
+
+// ReviewsBy returns the author's reviews, oldest first (ties by id).
+func ReviewsBy(obs *github.Observation, author Author) []github.Review {
+	var out []github.Review
+	for _, r := range obs.Reviews {
+		if author.Match(r.Author) && r.State != "PENDING" {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b github.Review) int {
+		if c := a.SubmittedAt.Compare(b.SubmittedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.DatabaseID, b.DatabaseID)
+	})
+	return out
+}
+
+// IssueCommentsBy returns the author's PR conversation comments, oldest first.
+func IssueCommentsBy(obs *github.Observation, author Author) []github.IssueComment {
+	var out []github.IssueComment
+	for _, c := range obs.IssueComments {
+		if author.Match(c.Author) {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b github.IssueComment) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.DatabaseID, b.DatabaseID)
+	})
+	return out
+}
+
+// Refs turns reviews into staleness references; substantive says which
+// review bodies carry a verdict.
+func Refs(reviews []github.Review, substantive func(github.Review) bool) []loop.ReviewRef {
+	out := make([]loop.ReviewRef, 0, len(reviews))
+	for _, r := range reviews {
+		out = append(out, loop.ReviewRef{ID: r.DatabaseID, SHA: r.CommitSHA, Substantive: substantive(r), At: r.SubmittedAt})
+	}
+	return out
+}
+
+// FindCheckRun returns the most recently started check run on the head
+// whose name matches (case-insensitively) and, when app is not empty, whose
+// app slug is app.
+func FindCheckRun(obs *github.Observation, match func(github.CheckRun) bool) *github.CheckRun {
+	var best *github.CheckRun
+	for i := range obs.CheckRuns {
+		cr := &obs.CheckRuns[i]
+		if !match(*cr) {
+			continue
+		}
+		if best == nil || cr.StartedAt.After(best.StartedAt) || (cr.StartedAt.Equal(best.StartedAt) && cr.DatabaseID > best.DatabaseID) {
+			best = cr
+		}
+	}
+	return best
+}
+
+// NamedCheck matches a check run by exact name (case-insensitive) and, when
+// app is not empty, by app slug.
+func NamedCheck(name, app string) func(github.CheckRun) bool {
+	return func(cr github.CheckRun) bool {
+		return strings.EqualFold(cr.Name, name) && (app == "" || strings.EqualFold(cr.AppSlug, app))
+	}
+}
+
+// CheckSignal reads a check run's status as a completion signal. A nil check
+// run is SignalNone. The conclusion is deliberately ignored (S2).
+func CheckSignal(cr *github.CheckRun) (loop.Signal, time.Time, int64) {
+	if cr == nil {
+		return loop.SignalNone, time.Time{}, 0
+	}
+	if strings.EqualFold(cr.Status, "COMPLETED") {
+		return loop.SignalDone, cr.StartedAt, cr.DatabaseID
+	}
+	return loop.SignalRunning, cr.StartedAt, cr.DatabaseID
+}
+
+// CheckErrored reports whether a completed check run's conclusion says the
+// engine itself failed (cancelled, timed out, stale, startup failure) as
+// opposed to a verdict.
+func CheckErrored(cr *github.CheckRun) bool {
+	if cr == nil || !strings.EqualFold(cr.Status, "COMPLETED") {
+		return false
+	}
+	switch strings.ToUpper(cr.Conclusion) {
+	case "CANCELLED", "TIMED_OUT", "STALE", "STARTUP_FAILURE":
+		return true
+	}
+	return false
+}
+
+var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// StripHTMLComments removes hidden HTML comments from a body.
+func StripHTMLComments(s string) string { return htmlComment.ReplaceAllString(s, "") }
+
+var fenceOpen = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})[ \t]*suggestion\\b.*$")
+
+// Suggestions returns the contents of every ```suggestion block in body, in
+// order; an unterminated block runs to the end of the body.
+func Suggestions(body string) []string {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		m := fenceOpen.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		fence := m[1]
+		var buf []string
+		j := i + 1
+		for ; j < len(lines); j++ {
+			t := strings.TrimSpace(lines[j])
+			if strings.HasPrefix(t, fence[:3]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
+				break
+			}
+			buf = append(buf, lines[j])
+		}
+		out = append(out, strings.Join(buf, "\n"))
+		i = j
+	}
+	return out
+}
+
+// FirstLine returns the first non-empty line of s, trimmed.
+func FirstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// Title returns a short title for a prose finding: its first prose line
+// without markdown emphasis, cut at 120 runes.
+func Title(body string) string {
+	for _, l := range strings.Split(StripHTMLComments(body), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "![") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "<") {
+			continue
+		}
+		t = strings.Trim(t, "*_# ")
+		if r := []rune(t); len(r) > 120 {
+			t = string(r[:120]) + "…"
+		}
+		return t
+	}
+	return ""
+}
