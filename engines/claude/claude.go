@@ -1,0 +1,406 @@
+// Package claude is the adapter for Claude reviews, in both installs: the
+// anthropics/claude-code-action workflow (its job check run signals
+// completion) and the managed Claude Code Review app (check run "Claude Code
+// Review", always neutral). Claude's verdict is prose (the judge decides,
+// J1) and several substantive verdicts per SHA are possible (ST2).
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Name is the engine name.
+const Name = "claude"
+
+// BotID is the account id of claude[bot].
+const BotID = 209825114
+
+// DefaultJobName is the job name of the generated claude-code-review workflow.
+const DefaultJobName = "claude-review"
+
+// ManagedCheckName is the check run of the managed Claude Code Review app.
+const ManagedCheckName = "Claude Code Review"
+
+// ActionRef is what a workflow must use to count as a Claude install.
+const ActionRef = "anthropics/claude-code-action"
+
+// TriggerBody is the comment that asks Claude for a review.
+const TriggerBody = "@claude review"
+
+// ValidationSkipMarker is what the action reports when the PR edits its
+// workflow file and it skips while the job stays green.
+const ValidationSkipMarker = "skipped_due_to_workflow_validation_mismatch"
+
+// NoTokenNote explains why Claude cannot be triggered without a user token.
+const NoTokenNote = "a comment posted with GITHUB_TOKEN starts no workflow and no trigger token was given: relying on Claude's push-triggered run"
+
+// Options configure the adapter for one repository.
+type Options struct {
+	// JobName is the workflow job whose check run signals completion;
+	// DefaultJobName when empty. Any Actions check run whose name contains
+	// "claude" also counts.
+	JobName string
+	// Logins are extra identities Claude posts as (the workflow may pass
+	// its own github_token, so Claude posts as that identity).
+	Logins []string
+}
+
+// Claude is the Claude adapter.
+type Claude struct {
+	jobName string
+	author  engines.Author
+}
+
+var (
+	_ engines.Engine    = (*Claude)(nil)
+	_ engines.Installer = (*Claude)(nil)
+)
+
+// New returns the Claude adapter.
+func New(opts Options) *Claude {
+	job := opts.JobName
+	if job == "" {
+		job = DefaultJobName
+	}
+	return &Claude{jobName: job, author: engines.Author{Logins: append([]string{"claude"}, opts.Logins...), ID: BotID}}
+}
+
+// Name implements engines.Engine.
+func (*Claude) Name() string { return Name }
+
+// TriggerBody implements engines.Engine.
+func (*Claude) TriggerBody() string { return TriggerBody }
+
+// Capabilities implements engines.Engine.
+func (c *Claude) Capabilities() engines.Capabilities {
+	return engines.Capabilities{
+		Trigger:           engines.TriggerComment,
+		AcceptsBotTrigger: false,
+		Prose:             true,
+		MultiVerdict:      true,
+		Completion:        engines.CompletionWorkflowRun,
+		CheckRunName:      c.jobName,
+		CheckRunApp:       "github-actions",
+	}
+}
+
+// Installed implements engines.Installer: Claude is not installed when the
+// workflow files are known, none uses anthropics/claude-code-action, and no
+// Claude check run is on the head.
+func (c *Claude) Installed(obs *github.Observation, env engines.Env) (bool, string) {
+	if env.WorkflowFiles == nil || len(claudeWorkflows(env.WorkflowFiles)) > 0 {
+		return true, ""
+	}
+	if obs != nil && c.checkRun(obs) != nil {
+		return true, ""
+	}
+	return false, "no workflow in .github/workflows uses " + ActionRef + " and no " + ManagedCheckName + " check run was seen"
+}
+
+func claudeWorkflows(files []engines.WorkflowFile) []engines.WorkflowFile {
+	var out []engines.WorkflowFile
+	for _, f := range files {
+		if strings.Contains(f.Content, ActionRef) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkRun returns the Claude check run of the head: the workflow job (app
+// github-actions, the configured job name or any name containing "claude")
+// or the managed app's check, whichever started last.
+func (c *Claude) checkRun(obs *github.Observation) *github.CheckRun {
+	return engines.FindCheckRun(obs, func(cr github.CheckRun) bool {
+		if strings.EqualFold(cr.AppSlug, "github-actions") {
+			return strings.EqualFold(cr.Name, c.jobName) || strings.Contains(strings.ToLower(cr.Name), "claude")
+		}
+		return strings.EqualFold(cr.Name, ManagedCheckName)
+	})
+}
+
+func isManaged(cr *github.CheckRun) bool {
+	return cr != nil && !strings.EqualFold(cr.AppSlug, "github-actions")
+}
+
+// Observe implements engines.Engine.
+func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineView {
+	v := loop.EngineView{
+		Engine:                   Name,
+		Installed:                true,
+		TriggerAvailable:         env.HasTriggerToken,
+		Prose:                    true,
+		MultiVerdict:             true,
+		WithholdUntilFirstReview: true,
+		Material:                 loop.MaterialPending,
+	}
+	if ok, why := c.Installed(obs, env); !ok {
+		v.Installed, v.NotInstalled = false, why
+	}
+	if !env.HasTriggerToken {
+		v.TriggerNote = NoTokenNote
+	}
+	cr := c.checkRun(obs)
+	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
+	var start time.Time
+	if cr != nil {
+		start = cr.StartedAt
+	}
+	since := func(t time.Time) bool { return cr != nil && !t.Before(start) }
+
+	reviews := engines.ReviewsBy(obs, c.author)
+	v.Reviews = engines.Refs(reviews, func(r github.Review) bool { return ParseComment(r.Body).Substantive })
+	if n := len(reviews); n > 0 {
+		v.LatestReviewID, v.LatestSHA = reviews[n-1].DatabaseID, reviews[n-1].CommitSHA
+	}
+	v.Findings = engines.ThreadFindings(obs, Name, c.author, ParseFinding)
+
+	var before, now int // Claude's posts before this run, and since it started
+	errored := ""
+	for _, r := range reviews {
+		if strings.TrimSpace(r.Body) != "" {
+			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: ParseComment(r.Body).Substantive, At: r.SubmittedAt})
+		}
+		if since(r.SubmittedAt) && r.CommitSHA == obs.HeadSHA {
+			now++
+		} else if cr == nil || r.SubmittedAt.Before(start) {
+			before++
+		}
+	}
+	for _, ic := range engines.IssueCommentsBy(obs, c.author) {
+		pc := ParseComment(ic.Body)
+		fresh := since(ic.CreatedAt) || since(ic.UpdatedAt)
+		sha := ""
+		if fresh {
+			sha = obs.HeadSHA
+			now++
+			if pc.State == StateErrored {
+				errored = "Claude reported an error in comment " + strconv.FormatInt(ic.DatabaseID, 10)
+			}
+		} else {
+			before++
+		}
+		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: ic.DatabaseID, SHA: sha, Body: ic.Body, Substantive: pc.Substantive, At: ic.UpdatedAt})
+	}
+	for _, t := range obs.Threads {
+		for _, cm := range t.Comments {
+			if !c.author.Match(cm.Author) {
+				continue
+			}
+			if since(cm.CreatedAt) {
+				now++
+			} else {
+				before++
+			}
+		}
+	}
+
+	managedMismatch := false
+	if isManaged(cr) {
+		text := strings.TrimSpace(strings.Join([]string{cr.Title, cr.Summary, cr.Text}, "\n"))
+		if text != "" {
+			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.DatabaseID, SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
+		}
+		if sev, ok := ParseSeverityLine(cr.Text); ok && sev.Total() > 0 && countInline(obs, c.author, since) == 0 {
+			managedMismatch = true
+		}
+	}
+
+	switch {
+	case obs.IsDraft:
+		v.Material, v.MaterialNote = loop.MaterialDraft, "the PR is a draft and Claude's review skips drafts: mark it ready for review (IN3)"
+	case v.Signal != loop.SignalDone:
+	case engines.CheckErrored(cr) || strings.EqualFold(cr.Conclusion, "FAILURE"):
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("check run %q concluded %s", cr.Name, strings.ToLower(cr.Conclusion))
+	case errored != "":
+		v.Material, v.MaterialNote = loop.MaterialErrored, errored
+	case strings.Contains(cr.Title+cr.Summary+cr.Text, ValidationSkipMarker):
+		v.Material, v.MaterialNote = loop.MaterialNoop, "the action skipped ("+ValidationSkipMarker+"): the PR edits the Claude workflow, so the job is green without a review"
+	case !isManaged(cr) && editsClaudeWorkflow(env):
+		v.Material, v.MaterialNote = loop.MaterialNoop, "the PR edits the Claude workflow file, so the action skips validation and reviews nothing while the job stays green"
+	case isManaged(cr):
+		v.Material = loop.MaterialOK
+		if managedMismatch {
+			v.MaterialNote = "the check run's severity line counts findings but no inline comment was read"
+		}
+	case now == 0 && before > 0:
+		v.Material, v.MaterialNote = loop.MaterialNoop, "completed without posting: Claude had already commented on this PR before this run, and the code-review plugin stops then"
+	case now == 0:
+		v.Material, v.MaterialNote = loop.MaterialSilent, "completed without posting anything"
+		if wf := missingComment(env.WorkflowFiles); wf != "" {
+			v.MaterialNote += ": the review prompt in " + wf + " lacks --comment, so the plugin only prints to the job log"
+		}
+	default:
+		v.Material = loop.MaterialOK
+	}
+	v.VerdictSetProven = v.Signal == loop.SignalDone && v.Material == loop.MaterialOK && obs.Complete && !managedMismatch
+	return v
+}
+
+func countInline(obs *github.Observation, a engines.Author, since func(time.Time) bool) int {
+	n := 0
+	for _, t := range obs.Threads {
+		for _, cm := range t.Comments {
+			if a.Match(cm.Author) && since(cm.CreatedAt) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func editsClaudeWorkflow(env engines.Env) bool {
+	wfs := claudeWorkflows(env.WorkflowFiles)
+	for _, f := range env.ChangedFiles {
+		for _, w := range wfs {
+			if path.Clean(f) == path.Clean(w.Path) {
+				return true
+			}
+		}
+		if env.WorkflowFiles == nil && strings.HasPrefix(f, ".github/workflows/") && strings.Contains(strings.ToLower(f), "claude") {
+			return true
+		}
+	}
+	return false
+}
+
+// missingComment names a Claude workflow that runs the code-review plugin
+// without --comment, or "".
+func missingComment(files []engines.WorkflowFile) string {
+	for _, w := range claudeWorkflows(files) {
+		if strings.Contains(w.Content, "code-review") && !strings.Contains(w.Content, "--comment") {
+			return w.Path
+		}
+	}
+	return ""
+}
+
+// Trigger implements engines.Engine: it posts "@claude review" with the
+// user token; with only GITHUB_TOKEN the comment would start no workflow,
+// so it returns engines.ErrTriggerUnavailable.
+//
+// API: POST /repos/{owner}/{repo}/issues/{issue_number}/comments.
+func (*Claude) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
+	if !pr.UserToken {
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: fmt.Errorf("%w: %s", engines.ErrTriggerUnavailable, NoTokenNote)}
+	}
+	c, err := gh.CreateIssueComment(ctx, pr.Owner, pr.Repo, pr.Number, TriggerBody)
+	if err != nil {
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: err}
+	}
+	return c.DatabaseID, nil
+}
+
+// State is the state a Claude comment shows.
+type State string
+
+// Comment states.
+const (
+	StateWorking  State = "working"  // the action's tracking comment before it finishes
+	StateFinished State = "finished" // "**Claude finished …**" header
+	StateErrored  State = "errored"  // "**Claude encountered an error …**"
+	StateOther    State = "other"    // any other body (plugin summary, free prose)
+)
+
+// Comment is what a Claude comment body shows.
+type Comment struct {
+	State State
+	// Substantive is true when the body carries review prose, as opposed
+	// to a progress note.
+	Substantive bool
+	// CleanPhrase is true when the plugin's "No issues found" wording is
+	// present. It is reported only; the judge decides (S3, J1).
+	CleanPhrase bool
+}
+
+var (
+	workingRE  = regexp.MustCompile(`(?i)^\s*(?:Claude Code is working|\*\*Claude working|#+\s*Review in progress)`)
+	finishedRE = regexp.MustCompile(`(?i)\*\*Claude finished\b`)
+	erroredRE  = regexp.MustCompile(`(?i)\*\*Claude encountered an error\b`)
+	cleanRE    = regexp.MustCompile(`(?i)No issues found\.`)
+)
+
+// ParseComment reads a Claude comment body by its markers.
+func ParseComment(body string) Comment {
+	c := Comment{State: StateOther, Substantive: strings.TrimSpace(body) != "", CleanPhrase: cleanRE.MatchString(body)}
+	switch {
+	case erroredRE.MatchString(body):
+		c.State, c.Substantive = StateErrored, false
+	case finishedRE.MatchString(body):
+		c.State = StateFinished
+	case workingRE.MatchString(body):
+		c.State, c.Substantive = StateWorking, false
+	}
+	return c
+}
+
+var managedSeverityRE = regexp.MustCompile(`(?m)^\s*(?:\*\*)?\s*(🔴|🟡|🟣)\s*(Important|Nit|Pre-existing)?`)
+
+// ParseFinding reads a Claude inline comment: a brief description with an
+// optional suggestion block (kept in the body). The managed service's
+// documented markers (🔴 Important, 🟡 Nit, 🟣 Pre-existing) set a severity;
+// anything else is unknown.
+func ParseFinding(body string) engines.Parsed {
+	p := engines.Parsed{Title: engines.Title(body), Body: body, Severity: loop.SeverityUnknown}
+	if m := managedSeverityRE.FindStringSubmatch(body); m != nil {
+		switch m[1] {
+		case "🔴":
+			p.Severity, p.Category = loop.SeverityHigh, "important"
+		case "🟡":
+			p.Severity, p.Category = loop.SeverityLow, "nit"
+		case "🟣":
+			p.Severity, p.Category = loop.SeverityLow, "pre-existing"
+		}
+	}
+	return p
+}
+
+// Severity is the managed check run's machine-readable severity line.
+type Severity struct {
+	Normal      int `json:"normal"`
+	Nit         int `json:"nit"`
+	PreExisting int `json:"pre_existing"`
+}
+
+// Total is the number of findings the line counts.
+func (s Severity) Total() int { return s.Normal + s.Nit + s.PreExisting }
+
+var severityLineRE = regexp.MustCompile(`<!--\s*bughunter-severity:\s*(\{.*?\})\s*-->`)
+
+// ParseSeverityLine reads `<!-- bughunter-severity: {...} -->` from a check
+// run's output text; ok is false when absent or malformed.
+func ParseSeverityLine(text string) (Severity, bool) {
+	ms := severityLineRE.FindAllStringSubmatch(text, -1)
+	if ms == nil {
+		return Severity{}, false
+	}
+	var s Severity
+	if err := json.Unmarshal([]byte(ms[len(ms)-1][1]), &s); err != nil || s.Normal < 0 || s.Nit < 0 || s.PreExisting < 0 || s.Total() > 1<<20 || s.Normal > 1<<20 || s.Nit > 1<<20 || s.PreExisting > 1<<20 {
+		return Severity{}, false
+	}
+	return s, true
+}
+
+var managedCountRE = regexp.MustCompile(`(?i)found\s+(\d+)\s+potential\s+issues?`)
+
+// ParseManagedSummary reads the count from the managed check's summary
+// ("Code review found 4 potential issues"); ok is false when absent.
+func ParseManagedSummary(summary string) (int, bool) {
+	m := managedCountRE.FindStringSubmatch(summary)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
