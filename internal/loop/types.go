@@ -1,6 +1,3 @@
-// Package loop holds every rule of the review loop as pure functions over
-// plain data: no I/O, no clock reads, no randomness. Time, identifiers and
-// everything observed come in as arguments; the plan goes out as data.
 package loop
 
 import "time"

@@ -1,0 +1,599 @@
+package loop
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// eval is one engine's reading for this cycle.
+type eval struct {
+	view   EngineView
+	es     state.EngineState
+	rs     ReviewState
+	active []Finding
+	// fresh are active findings (or judge items) not yet triaged and not
+	// skipped: what (f) sends to triage.
+	fresh []Finding
+	// newSeen is set when a finding appeared since the last wake (B3).
+	newSeen bool
+	// out: excluded from the sync gate (not installed, ERRORED, HUNG).
+	out     bool
+	verdict EngineVerdict
+	note    string
+	judge   JudgeVerdict
+}
+
+type decider struct {
+	s    state.State
+	obs  Observation
+	cfg  Config
+	plan Plan
+	head string
+	ev   []*eval
+}
+
+// Decide is the loop's one decision per cycle: from the saved state, this
+// cycle's observation and the config, it returns the plan and the state to
+// save. It runs new-push detection (W3, E5) and then the decision tree W1
+// in its exact order. It reads no clock and does no I/O; st is not changed.
+func Decide(st state.State, obs Observation, cfg Config) (Plan, state.State) {
+	d := &decider{s: st.Clone(), obs: obs, cfg: cfg, head: obs.HeadSHA}
+	d.decide()
+	d.report()
+	return d.plan, d.s
+}
+
+func (d *decider) decide() {
+	s := &d.s
+	switch s.Status {
+	case "":
+		d.startLoop()
+	case state.StatusDone, state.StatusStopped:
+		// H8: a finished loop is restarted only by a command.
+		d.plan.Action = ActionNone
+		d.plan.EndReason = EndReason(s.EndReason)
+		d.plan.Why = fmt.Sprintf("the loop for this PR ended (%s); `@review-loop start` restarts it (H8)", s.EndReason)
+		d.evaluate(false)
+		return
+	default:
+		// H8: an incomplete loop resumes where it was.
+	}
+	s.Version = state.Version
+	if d.obs.PRState != "" && d.obs.PRState != "OPEN" {
+		d.evaluate(false)
+		d.handBack(EndStopped, fmt.Sprintf("PR #%d is not OPEN — current state: %s", d.obs.PR, d.obs.PRState))
+		return
+	}
+	// H7: large PRs.
+	if d.obs.Commits >= d.cfg.LargePRCommits || d.obs.ChangedLines >= d.cfg.LargePRLines {
+		s.LargePR = true
+	}
+	d.plan.LargePR = s.LargePR
+	newPush := d.detectPush()
+	d.foldJudges()
+	d.evaluate(true)
+	if d.obs.IsDraft && !d.cfg.KeepDraft && slices.ContainsFunc(d.ev, func(e *eval) bool {
+		return e.view.Material == MaterialDraft || e.view.WithholdUntilFirstReview
+	}) {
+		d.plan.MarkReady = true
+	}
+	newFinding := slices.ContainsFunc(d.ev, func(e *eval) bool { return e.newSeen })
+	if newPush || newFinding {
+		s.IdlePolls = 0
+	}
+	d.tree(newPush || newFinding)
+}
+
+// startLoop begins a new loop for the PR.
+func (d *decider) startLoop() {
+	s := &d.s
+	fresh := state.New()
+	fresh.Status = state.StatusActive
+	fresh.StartedAt = d.obs.Now
+	fresh.Events = s.Events
+	fresh.EventsDropped = s.EventsDropped
+	fresh.Notices = s.Notices
+	fresh.Installed = s.Installed
+	*s = fresh
+	d.event(state.Event{Name: state.EventRunStart, SHA: d.head})
+}
+
+// detectPush is rule W3 with the write-ahead pending push (E5). It reports
+// whether the head is a push not seen before, ours or not.
+func (d *decider) detectPush() bool {
+	s := &d.s
+	head, prev := d.head, s.LastObservedSHA
+	if head == "" {
+		return false
+	}
+	defer func() { s.LastObservedSHA = head }()
+	newPush := false
+	switch {
+	case s.PendingPushSHA != "" && head == s.PendingPushSHA:
+		// Our write-ahead push landed, perhaps by a run killed before it
+		// saved: it is our push, counted once; triggers it recorded stand.
+		if s.LastPushSHA != head {
+			s.LastPushSHA = head
+			s.Commits++
+		}
+		s.PendingPushSHA = ""
+		newPush = head != prev
+	case head == prev:
+	case head == s.LastPushSHA:
+		newPush = true
+	case prev == "":
+		// The loop's first look at the PR.
+	default:
+		newPush = true
+		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("outside push detected: head %s is not our push; observation starts over (W3)", short(head)))
+	}
+	if newPush {
+		s.IdlePolls = 0
+		for _, e := range slices.Sorted(maps.Keys(s.EngineStates)) {
+			es := s.EngineStates[e]
+			es.Review = state.ReviewNotTriggered
+			es.WaitSHA, es.WaitSince = "", time.Time{}
+			if es.MarkSHA != head {
+				es.Mark, es.MarkSHA, es.MarkNote = "", "", ""
+			}
+			s.EngineStates[e] = es
+		}
+	}
+	return newPush
+}
+
+// foldJudges caches this cycle's judge verdicts (J4).
+func (d *decider) foldJudges() {
+	for _, v := range sortedViews(d.obs.Engines) {
+		if res, ok := d.obs.Judge[v.Engine]; ok {
+			d.s = RecordJudge(d.s, v, d.head, res)
+		}
+	}
+}
+
+// evaluate reads every engine for this cycle. With record set it updates
+// the engines' saved state (review seen, errors, waits).
+func (d *decider) evaluate(record bool) {
+	s := &d.s
+	triaged := make(map[int64]bool, len(s.Triage))
+	triagedID := make(map[string]bool, len(s.Triage))
+	for _, r := range s.Triage {
+		if r.CommentID != 0 {
+			triaged[r.CommentID] = true
+		}
+		triagedID[r.FindingID] = true
+	}
+	approved := map[string]bool{}
+	for _, a := range s.Approvals {
+		approved[a.FindingID] = true
+	}
+	awaiting := map[string]bool{}
+	for _, r := range s.Triage {
+		if r.Outcome == OutcomeAwaitingApproval && approved[r.FindingID] {
+			awaiting[r.FindingID] = true
+		}
+	}
+	skipped := map[string]bool{}
+	for _, id := range s.Skips {
+		skipped[id] = true
+	}
+	views := sortedViews(d.obs.Engines)
+	if record {
+		names := make([]string, 0, len(views))
+		for _, v := range views {
+			names = append(names, v.Engine)
+		}
+		s.Engines = names
+	}
+	d.ev = d.ev[:0]
+	for _, v := range views {
+		es := *engineState(s, v.Engine)
+		e := &eval{view: v}
+		e.rs = ReviewStateOf(es, v, d.head)
+		if record {
+			if v.LatestReviewID > es.LastSeenReviewID {
+				es.LastSeenReviewID, es.LastSeenReviewSHA = v.LatestReviewID, v.LatestSHA
+				d.event(state.Event{Name: state.EventReviewDetected, Engine: v.Engine, SHA: v.LatestSHA,
+					Detail: "review " + strconv.FormatInt(v.LatestReviewID, 10)})
+			}
+			if len(v.Reviews) > 0 || v.LatestReviewID != 0 {
+				es.FirstReviewSeen = true
+			}
+			if e.rs == Done && v.Material == MaterialErrored && !(es.Mark == state.MarkErrored && es.MarkSHA == d.head) {
+				es.ConsecutiveErrors++
+				es.LastErrorSignalID = v.SignalID
+				es.Mark, es.MarkSHA, es.MarkNote = state.MarkErrored, d.head, materialNote(v)
+			} else if e.rs == Done && v.Material == MaterialOK {
+				es.ConsecutiveErrors = 0
+			}
+		}
+		if e.rs == NotTriggered && v.Installed && es.ConsecutiveErrors < d.cfg.MaxConsecutiveErrors {
+			// The push is the trigger for these: withheld prose engines
+			// before their first review (T7) and engines we cannot trigger.
+			switch {
+			case v.WithholdUntilFirstReview && !es.FirstReviewSeen:
+				e.rs, e.note = Triggered, "waiting for its push-triggered run (withheld until its first review, T7)"
+			case !v.TriggerAvailable:
+				e.rs, e.note = Triggered, "cannot be triggered with our tokens; waiting for its automatic run"
+				if v.TriggerNote != "" {
+					e.note += ": " + v.TriggerNote
+				}
+			}
+		}
+		if record && (e.rs == Triggered || e.rs == Running) && es.WaitSHA != d.head {
+			since := d.obs.Now
+			if es.TriggeredSHA == d.head && !es.TriggeredAt.IsZero() && es.TriggeredAt.Before(since) {
+				since = es.TriggeredAt
+			}
+			if !v.SignalStartedAt.IsZero() && v.SignalStartedAt.Before(since) {
+				since = v.SignalStartedAt
+			}
+			es.WaitSHA, es.WaitSince = d.head, since
+		}
+		e.active = ActiveFindings(v, d.head)
+		for _, f := range e.active {
+			if f.CommentID > es.LastSeenCommentID {
+				e.newSeen = true
+				if record {
+					es.LastSeenCommentID = f.CommentID
+				}
+			}
+		}
+		if record {
+			es.Review = string(e.rs)
+			s.EngineStates[v.Engine] = es
+		}
+		e.es = es
+		d.classify(e)
+		if e.verdict != VerdictStillFinding {
+			e.fresh = nil
+		} else {
+			for _, f := range d.candidates(e) {
+				switch {
+				case skipped[f.ID]:
+				case awaiting[f.ID]:
+					e.fresh = append(e.fresh, f)
+				case f.CommentID != 0 && triaged[f.CommentID]:
+				case f.CommentID == 0 && triagedID[f.ID]:
+				default:
+					e.fresh = append(e.fresh, f)
+				}
+			}
+		}
+		d.ev = append(d.ev, e)
+	}
+}
+
+// candidates are the findings an engine would send to triage: its active
+// findings, or for a prose engine the judge's blocking items with them (J2).
+func (d *decider) candidates(e *eval) []Finding {
+	if !e.view.Prose {
+		return e.active
+	}
+	if e.judge != JudgeBlocking {
+		return nil
+	}
+	out := slices.Clone(e.active)
+	if c := e.es.Judge; c != nil {
+		for _, it := range c.Items {
+			out = append(out, Finding{ID: it.ID, Engine: e.view.Engine, Title: it.Title, Path: it.Path,
+				Line: it.Line, ReviewSHA: it.SHA, Severity: SeverityUnknown})
+		}
+	}
+	return out
+}
+
+// classify sets an engine's verdict and whether it is out of the sync gate.
+func (d *decider) classify(e *eval) {
+	v, es := e.view, e.es
+	switch {
+	case !v.Installed:
+		e.out, e.verdict, e.note = true, VerdictErrored, "not installed: "+v.NotInstalled
+	case es.ConsecutiveErrors >= d.cfg.MaxConsecutiveErrors:
+		e.out, e.verdict = true, VerdictErrored
+		e.note = fmt.Sprintf("errored %d times in a row; the others go on (T4)", es.ConsecutiveErrors)
+		if es.MarkNote != "" {
+			e.note += ": " + es.MarkNote
+		}
+	case es.Mark != "" && es.MarkSHA == d.head:
+		e.out, e.note = true, es.MarkNote
+		e.verdict = VerdictHung
+		if es.Mark == state.MarkErrored {
+			e.verdict = VerdictErrored
+		}
+	case e.rs != Done:
+		e.verdict = ""
+	case v.Material != MaterialOK:
+		// SILENT, NOOP, DRAFT and ERRORED are never clean; degrade loudly.
+		e.verdict, e.note = VerdictErrored, materialNote(v)
+	case v.Prose:
+		j, why := judgeVerdict(es, v, d.head)
+		e.judge = j
+		switch j {
+		case JudgeClean, JudgeNonBlocking:
+			e.verdict = VerdictClean
+		default:
+			e.verdict, e.note = VerdictStillFinding, why
+			if j == JudgeBlocking {
+				e.note = "judge: BLOCKING"
+			}
+		}
+	case len(e.active) == 0:
+		e.verdict = VerdictClean
+	default:
+		e.verdict = VerdictStillFinding
+	}
+}
+
+// tree is the decision tree W1, in its exact order.
+func (d *decider) tree(progress bool) {
+	s, cfg := &d.s, d.cfg
+	// (a) B1, B2.
+	if s.Commits >= cfg.MaxCommits {
+		d.handBack(EndBound, fmt.Sprintf("B1: %d fix commits reached the bound of %d", s.Commits, cfg.MaxCommits))
+		return
+	}
+	if s.ActiveSeconds >= int64(cfg.MaxActiveMinutes)*60 {
+		d.handBack(EndBound, fmt.Sprintf("B2: %d active minutes reached the bound of %d", s.ActiveSeconds/60, cfg.MaxActiveMinutes))
+		return
+	}
+	// (b) W2 no-progress.
+	if why := d.noProgress(); why != "" {
+		d.handBack(EndNoProgress, why)
+		return
+	}
+	// (c) NOT_TRIGGERED → trigger-only cycle (T1, T2).
+	var toTrigger []*eval
+	for _, e := range d.ev {
+		if e.rs == NotTriggered && !e.out {
+			toTrigger = append(toTrigger, e)
+		}
+	}
+	if len(toTrigger) > 0 {
+		if cfg.CopilotOnly {
+			// W4: the first cycle with no prior review waits without
+			// pushing or retriggering.
+			first := toTrigger[0]
+			if !first.es.InitialWaitDone && !first.es.FirstReviewSeen && s.Iteration == 0 {
+				es := s.EngineStates[first.view.Engine]
+				es.InitialWaitDone = true
+				es.WaitSHA, es.WaitSince = d.head, d.obs.Now
+				s.EngineStates[first.view.Engine] = es
+				first.note = "first cycle: waiting for the first review (W4)"
+				d.plan.Action, d.plan.Wait = ActionWait, cfg.WaitInitial
+				d.plan.Why = "W4: first cycle with no prior review waits without pushing or retriggering"
+				return
+			}
+		}
+		for _, e := range toTrigger {
+			d.plan.Triggers = append(d.plan.Triggers, TriggerRequest{Engine: e.view.Engine, SHA: d.head})
+		}
+		d.plan.Action, d.plan.Wait = ActionTrigger, cfg.PollInterval
+		d.plan.Why = "T1/T2: trigger-only cycle for " + names(toTrigger)
+		return
+	}
+	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3.
+	b3 := false
+	if waiting := d.waiting(); len(waiting) > 0 {
+		if cfg.CopilotOnly {
+			for _, e := range waiting {
+				if since := s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) >= cfg.PollTimeout {
+					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head,
+						Reason: "poll-timeout", Detail: "no review within " + cfg.PollTimeout.String()})
+					e.out, e.verdict, e.note = true, VerdictHung, "no review within poll-timeout (W4)"
+					d.handBack(EndTimeout, fmt.Sprintf("W4: no review from %s within poll-timeout %s", e.view.Engine, cfg.PollTimeout))
+					return
+				}
+			}
+		} else {
+			for _, e := range waiting {
+				lim := time.Duration(cfg.StallFactor) * cfg.Latency(e.view.Engine)
+				if since := s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
+					d.mark(e, state.MarkHung, fmt.Sprintf("stalled past %d× its normal latency (%s) (T4)", cfg.StallFactor, lim))
+					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "stalled"})
+				}
+			}
+		}
+		if waiting = d.waiting(); len(waiting) > 0 {
+			if !progress {
+				s.IdlePolls++
+			}
+			if s.IdlePolls < cfg.MaxIdlePolls {
+				d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
+				d.plan.Why = "W1(d): waiting for " + names(waiting) + " (T4: no fix while any engine is TRIGGERED or RUNNING)"
+				return
+			}
+			b3 = true
+			for _, e := range waiting {
+				d.mark(e, state.MarkHung, fmt.Sprintf("no review after %d idle polls (B3)", s.IdlePolls))
+				d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "idle-polls"})
+			}
+		}
+	}
+	// (e) prose engines: the judge verdict stands in for the finding count
+	// (applied in classify). (f) all DONE and new findings → triage and fix.
+	var fresh []Finding
+	for _, e := range d.ev {
+		if !e.out {
+			fresh = append(fresh, e.fresh...)
+		}
+	}
+	if len(fresh) > 0 {
+		switch {
+		case cfg.CopilotOnly && s.Iteration >= cfg.MaxIterations:
+			d.plan.Triage = fresh
+			d.handBack(EndMaxIterations, fmt.Sprintf("W4: %d iterations reached max-iterations", s.Iteration))
+		case d.obs.IsFork:
+			d.plan.Triage = fresh
+			d.handBack(EndNoFixes, "fork PR: report-only, no fixes are made")
+		default:
+			s.Iteration++
+			for _, e := range d.ev {
+				if len(e.fresh) > 0 && !e.out {
+					es := s.EngineStates[e.view.Engine]
+					es.Cycles++
+					s.EngineStates[e.view.Engine] = es
+				}
+			}
+			d.event(state.Event{Name: state.EventIterStart, SHA: d.head, Detail: strconv.Itoa(len(fresh)) + " finding(s) to triage"})
+			d.plan.Action, d.plan.Triage = ActionFix, fresh
+			d.plan.Why = fmt.Sprintf("W1(f): every engine is DONE and %d new finding(s) go to triage", len(fresh))
+		}
+		return
+	}
+	// (g) terminal.
+	d.terminal(b3)
+}
+
+// terminal is W1(g): every engine DONE (or out) and nothing new.
+func (d *decider) terminal(b3 bool) {
+	clean, still := true, false
+	for _, e := range d.ev {
+		if e.verdict != VerdictClean {
+			clean = false
+		}
+		if e.verdict == VerdictStillFinding {
+			still = true
+		}
+	}
+	switch {
+	case len(d.ev) == 0:
+		d.handBack(EndError, "no engine selected")
+	case clean && d.cfg.CopilotOnly:
+		d.handBack(EndNoComments, "W4: the latest review has no comments")
+	case clean:
+		d.handBack(EndClean, "W1(g): every engine is DONE with zero active findings (S3)")
+	case b3:
+		d.handBack(EndBound, fmt.Sprintf("B3: %d idle polls", d.s.IdlePolls))
+	case still:
+		d.handBack(EndNoFixes, "W1(g): every engine is DONE, nothing new to fix; residual findings remain")
+	default:
+		d.handBack(EndError, "W1(g): no engine finished cleanly (HUNG or ERRORED)")
+	}
+}
+
+func (d *decider) waiting() []*eval {
+	var w []*eval
+	for _, e := range d.ev {
+		if !e.out && (e.rs == Triggered || e.rs == Running) {
+			w = append(w, e)
+		}
+	}
+	return w
+}
+
+func (d *decider) mark(e *eval, mark, note string) {
+	es := d.s.EngineStates[e.view.Engine]
+	es.Mark, es.MarkSHA, es.MarkNote = mark, d.head, note
+	d.s.EngineStates[e.view.Engine] = es
+	e.es = es
+	e.out, e.note = true, note
+	e.verdict = VerdictHung
+	if mark == state.MarkErrored {
+		e.verdict = VerdictErrored
+	}
+}
+
+// noProgress is rule W2: a new finding whose key (the engine's stable key,
+// else its category) was already the subject of an attempted fix in
+// NoProgressRepeats-1 earlier cycles, for the same engine. Counts migrated
+// from version 0 state under "*" count toward every engine.
+func (d *decider) noProgress() string {
+	for _, e := range d.ev {
+		for _, f := range e.fresh {
+			k := NoProgressKey(f)
+			if k == "" {
+				continue
+			}
+			n := d.s.NoProgress[e.view.Engine][k] + d.s.NoProgress[state.LegacyEngine][k]
+			if n+1 >= d.cfg.NoProgressRepeats && n > 0 {
+				return fmt.Sprintf("W2: %s flagged %q again after a fix of it was attempted in %d cycle(s)", e.view.Engine, k, n)
+			}
+		}
+	}
+	return ""
+}
+
+// NoProgressKey is the key W2 counts a finding under: the engine's stable
+// finding key when it has one, else its category.
+func NoProgressKey(f Finding) string {
+	if f.Key != "" {
+		return f.Key
+	}
+	return f.Category
+}
+
+func (d *decider) handBack(r EndReason, why string) {
+	d.s.Status = state.StatusDone
+	d.s.EndReason = string(r)
+	d.plan.Action, d.plan.EndReason, d.plan.Why = ActionHandBack, r, why
+	d.event(state.Event{Name: state.EventTerminate, SHA: d.head, Reason: string(r), Detail: why})
+	// H1: an engine still pending at hand-back did not finish.
+	for _, e := range d.ev {
+		if e.verdict == "" {
+			e.verdict = VerdictHung
+			if e.note == "" {
+				e.note = "still " + string(e.rs) + " at hand-back"
+			}
+		}
+	}
+}
+
+func (d *decider) event(ev state.Event) {
+	ev.Time = d.obs.Now
+	ev.Iteration = d.s.Iteration
+	d.s.Events = append(d.s.Events, ev)
+	d.plan.Events = append(d.plan.Events, ev)
+}
+
+// report fills the per-engine lines of the plan (S4, H1).
+func (d *decider) report() {
+	for _, e := range d.ev {
+		r := EngineReport{Engine: e.view.Engine, State: e.rs, Verdict: e.verdict, Judge: e.judge,
+			LowConfidence: e.view.LowConfidence, Note: e.note}
+		r.Active = make([]int64, 0, len(e.active))
+		for _, f := range e.active {
+			r.Active = append(r.Active, f.CommentID)
+		}
+		d.plan.Engines = append(d.plan.Engines, r)
+	}
+	slices.SortStableFunc(d.plan.Triage, func(a, b Finding) int {
+		if c := cmp.Compare(a.Engine, b.Engine); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.CommentID, b.CommentID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}
+
+func sortedViews(vs []EngineView) []EngineView {
+	out := slices.Clone(vs)
+	slices.SortStableFunc(out, func(a, b EngineView) int { return cmp.Compare(a.Engine, b.Engine) })
+	return out
+}
+
+func names(es []*eval) string {
+	s := ""
+	for i, e := range es {
+		if i > 0 {
+			s += ", "
+		}
+		s += e.view.Engine
+	}
+	return s
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

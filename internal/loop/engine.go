@@ -1,0 +1,228 @@
+package loop
+
+import (
+	"cmp"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// ReviewStateOf is rule S1: the engine's review state for the head SHA,
+// from its completion signal and what the loop fired. The signal's
+// conclusion plays no part (S2).
+func ReviewStateOf(es state.EngineState, v EngineView, headSHA string) ReviewState {
+	switch v.Signal {
+	case SignalDone:
+		return Done
+	case SignalRunning:
+		return Running
+	}
+	if es.TriggeredSHA != "" && es.TriggeredSHA == headSHA {
+		return Triggered
+	}
+	return NotTriggered
+}
+
+// ActiveFindings applies the staleness rules to an engine's open findings.
+// Single-verdict engines (ST1): a finding is active iff it belongs to the
+// engine's latest review. Multi-verdict engines (ST2): every finding of
+// the latest SHA that has substantive verdicts stays active, so a newer
+// clean verdict for the same SHA never retires an older one. Findings are
+// identified by comment id (ST3): one comment listed twice, say after it
+// moved lines, counts once. The result is sorted by comment id.
+func ActiveFindings(v EngineView, headSHA string) []Finding {
+	out := make([]Finding, 0, len(v.Findings))
+	if !v.MultiVerdict {
+		if v.LatestReviewID != 0 {
+			for _, f := range v.Findings {
+				if !f.Resolved && f.ReviewID == v.LatestReviewID {
+					out = append(out, f)
+				}
+			}
+		}
+	} else {
+		target := verdictSHA(v, headSHA)
+		for _, f := range v.Findings {
+			if !f.Resolved && target != "" && f.ReviewSHA == target {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if c := cmp.Compare(a.CommentID, b.CommentID); c != 0 {
+			return c
+		}
+		// The same comment seen in two reviews: keep the latest reading.
+		return cmp.Compare(b.ReviewID, a.ReviewID)
+	})
+	return slices.CompactFunc(out, func(a, b Finding) bool {
+		return a.CommentID != 0 && a.CommentID == b.CommentID
+	})
+}
+
+// verdictSHA is the SHA whose verdicts are in force for a multi-verdict
+// engine: the head SHA when it has any, else the latest SHA that has.
+func verdictSHA(v EngineView, headSHA string) string {
+	type cand struct {
+		sha string
+		at  time.Time
+		id  int64
+	}
+	cands := make([]cand, 0, len(v.Reviews)+len(v.Verdicts))
+	for _, r := range v.Reviews {
+		if r.Substantive && r.SHA != "" {
+			cands = append(cands, cand{r.SHA, r.At, r.ID})
+		}
+	}
+	for _, vd := range v.Verdicts {
+		if vd.Substantive && vd.SHA != "" {
+			cands = append(cands, cand{vd.SHA, vd.At, vd.ReviewID})
+		}
+	}
+	if slices.ContainsFunc(cands, func(c cand) bool { return c.sha == headSHA }) ||
+		slices.ContainsFunc(v.Findings, func(f Finding) bool { return f.ReviewSHA == headSHA }) {
+		return headSHA
+	}
+	best := ""
+	var bestAt time.Time
+	var bestID int64
+	for _, c := range cands {
+		if best == "" || c.at.After(bestAt) || (c.at.Equal(bestAt) && c.id > bestID) {
+			best, bestAt, bestID = c.sha, c.at, c.id
+		}
+	}
+	return best
+}
+
+// materialKey fingerprints the review material a judge reads: a change
+// means new material and a re-judge (J4).
+func materialKey(v EngineView, headSHA string) string {
+	h := fnv.New64a()
+	ids := make([]int64, 0, len(v.Verdicts)+len(v.Findings)+1)
+	for _, vd := range v.Verdicts {
+		if vd.SHA == headSHA {
+			ids = append(ids, vd.ReviewID)
+		}
+	}
+	ids = append(ids, -1)
+	for _, f := range ActiveFindings(v, headSHA) {
+		ids = append(ids, f.CommentID)
+	}
+	ids = append(ids, -2, v.LatestReviewID)
+	var buf []byte
+	for _, id := range ids {
+		buf = strconv.AppendInt(buf[:0], id, 10)
+		buf = append(buf, ',')
+		_, _ = h.Write(buf)
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// NeedsJudge is rule J1 with J4's cache: a prose-only engine that is DONE
+// with readable material needs a judge verdict unless one is cached for
+// this head SHA and this material.
+func NeedsJudge(st state.State, v EngineView, headSHA string) bool {
+	if !v.Prose || !v.Installed || v.Signal != SignalDone || v.Material != MaterialOK {
+		return false
+	}
+	c := st.EngineStates[v.Engine].Judge
+	return c == nil || c.SHA != headSHA || c.Material != materialKey(v, headSHA)
+}
+
+// RecordJudge caches a judge verdict for the engine and head SHA (J4).
+// A CLEAN verdict is refused when the adapter could not prove it saw the
+// whole verdict set (J3, fail closed); non-blocking items are recorded (J5).
+func RecordJudge(st state.State, v EngineView, headSHA string, res JudgeResult) state.State {
+	s := st.Clone()
+	es := engineState(&s, v.Engine)
+	c := &state.JudgeCache{
+		Verdict:  string(res.Verdict),
+		SHA:      headSHA,
+		Material: materialKey(v, headSHA),
+		Reason:   res.Reason,
+	}
+	if res.Verdict == JudgeClean && !v.VerdictSetProven {
+		c.Verdict = string(JudgeNone)
+		c.Reason = "judge said CLEAN but the adapter could not prove it saw the whole verdict set (J3)"
+	}
+	for _, f := range res.Items {
+		it := state.Item{ID: f.ID, Engine: v.Engine, Title: f.Title, Path: f.Path, Line: f.Line, SHA: headSHA}
+		if it.ID == "" {
+			it.ID = v.Engine + "-judge-" + strconv.Itoa(len(c.Items)+1)
+		}
+		c.Items = append(c.Items, it)
+		if res.Verdict == JudgeNonBlocking && !slices.ContainsFunc(s.NonBlocking, func(x state.Item) bool { return x.ID == it.ID }) {
+			s.NonBlocking = append(s.NonBlocking, it)
+		}
+	}
+	es.Judge = c
+	s.EngineStates[v.Engine] = *es
+	return s
+}
+
+// judgeVerdict returns the cached verdict in force for the head SHA, or
+// JudgeNone with the reason there is none.
+func judgeVerdict(es state.EngineState, v EngineView, headSHA string) (JudgeVerdict, string) {
+	c := es.Judge
+	switch {
+	case c == nil || c.SHA != headSHA:
+		return JudgeNone, "no judge verdict for this head SHA (no judge configured, or it failed); a prose-only engine is never clean without one (J3)"
+	case c.Material != materialKey(v, headSHA):
+		return JudgeNone, "new review material since the last judge verdict (J4)"
+	case JudgeVerdict(c.Verdict) == JudgeNone:
+		if c.Reason == "" {
+			return JudgeNone, "the judge gave no verdict (J3)"
+		}
+		return JudgeNone, c.Reason
+	}
+	return JudgeVerdict(c.Verdict), c.Reason
+}
+
+// IsClean is rule S3 with J2/J3 for one engine: DONE with readable
+// material and zero active findings counted structurally, or for a
+// prose-only engine a judge verdict of CLEAN or NON_BLOCKING. It returns
+// the reason when the engine is not clean.
+func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
+	es := st.EngineStates[v.Engine]
+	if ReviewStateOf(es, v, headSHA) != Done {
+		return false, "not DONE"
+	}
+	if v.Material != MaterialOK {
+		return false, materialNote(v)
+	}
+	if v.Prose {
+		j, why := judgeVerdict(es, v, headSHA)
+		switch j {
+		case JudgeClean, JudgeNonBlocking:
+			return true, ""
+		case JudgeBlocking:
+			return false, "judge: BLOCKING"
+		}
+		return false, why
+	}
+	if n := len(ActiveFindings(v, headSHA)); n > 0 {
+		return false, strconv.Itoa(n) + " active finding(s)"
+	}
+	return true, ""
+}
+
+func materialNote(v EngineView) string {
+	s := "review material " + string(v.Material)
+	if v.MaterialNote != "" {
+		s += ": " + v.MaterialNote
+	}
+	return s
+}
+
+// engineState returns a pointer to a copy of the engine's state in s,
+// creating the map entry's value; callers write it back.
+func engineState(s *state.State, engine string) *state.EngineState {
+	if s.EngineStates == nil {
+		s.EngineStates = map[string]state.EngineState{}
+	}
+	es := s.EngineStates[engine]
+	return &es
+}

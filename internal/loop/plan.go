@@ -1,0 +1,158 @@
+package loop
+
+import (
+	"time"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// Observation is what Decide needs from one cycle's observation: the PR,
+// the adapters' engine views, and the judge verdicts obtained this cycle.
+// Now is the only clock the loop reads.
+type Observation struct {
+	Now     time.Time
+	PR      int
+	HeadSHA string
+	PRState string // OPEN, CLOSED or MERGED; empty is taken as OPEN
+	IsDraft bool
+	IsFork  bool
+	// Engines are the selected engines' views, in any order.
+	Engines []EngineView
+	// Judge holds verdicts obtained this cycle for engines where NeedsJudge
+	// was true, by engine name.
+	Judge map[string]JudgeResult
+	// Commits and ChangedLines (additions + deletions) size the PR (H7).
+	Commits      int
+	ChangedLines int
+}
+
+// JudgeResult is a judge's answer for one prose-only engine (J1).
+type JudgeResult struct {
+	Verdict JudgeVerdict
+	Reason  string
+	// Items are the blocking items (BLOCKING) or the non-blocking ones
+	// (NON_BLOCKING) the judge found in the engine's material.
+	Items []Finding
+}
+
+// Action is what the orchestrator does with a plan.
+type Action string
+
+// Plan actions.
+const (
+	// ActionTrigger is a trigger-only cycle (T2): fire Plan.Triggers,
+	// record them with RecordTriggers, save, wait. Nothing else.
+	ActionTrigger Action = "trigger"
+	// ActionWait: save and wait for an engine (Plan.Wait suggests the poll).
+	ActionWait Action = "wait"
+	// ActionFix: triage Plan.Triage, fix, then fold with RecordFixCycle.
+	ActionFix Action = "fix"
+	// ActionHandBack: the loop is over (Plan.EndReason); write the report.
+	ActionHandBack Action = "hand-back"
+	// ActionNone: the loop for this PR is finished; only a command restarts it (H8).
+	ActionNone Action = "none"
+)
+
+// Plan is Decide's decision, as data.
+type Plan struct {
+	Action Action
+	// Triggers lists the engines to trigger, alphabetically.
+	Triggers []TriggerRequest
+	// Triage lists the findings to triage, by engine then comment id.
+	Triage []Finding
+	// Wait is the suggested in-job poll interval for trigger and wait plans.
+	Wait time.Duration
+	// EndReason is set for hand-back plans.
+	EndReason EndReason
+	// Why is one line explaining the decision, naming the rule.
+	Why string
+	// Engines reports every engine, sorted by name (S4, H1).
+	Engines []EngineReport
+	// Events are the events this decision appended to the state's log.
+	Events []state.Event
+	// LargePR is set for large PRs: one clean pass is necessary, not sufficient (H7).
+	LargePR bool
+	// MarkReady asks the orchestrator to mark a draft PR ready for review (IN3).
+	MarkReady bool
+	// Notices are one-line notices for the report (outside push, not installed...).
+	Notices []string
+}
+
+// TriggerRequest asks the orchestrator to trigger one engine for one SHA.
+type TriggerRequest struct {
+	Engine string
+	SHA    string
+}
+
+// EngineReport is one engine's line in the cycle report (S4) and its
+// verdict (H1); Verdict is empty while the engine is still pending.
+type EngineReport struct {
+	Engine string
+	State  ReviewState
+	// Verdict is CLEAN, HUNG, ERRORED or STILL_FINDING; empty while pending.
+	Verdict EngineVerdict
+	// Active are the comment ids of the active findings (ST1, ST2).
+	Active        []int64
+	Judge         JudgeVerdict
+	LowConfidence int
+	Note          string
+}
+
+// TriggerResult is the outcome of one trigger the orchestrator attempted.
+type TriggerResult struct {
+	Engine string
+	SHA    string
+	// SignalID is the trigger's id: the trigger comment id for comment
+	// triggered engines, 0 for reviewer-assignment engines (T1).
+	SignalID int64
+	// Skipped is set when T5 found our identical recent trigger.
+	Skipped bool
+	// Err is set when the trigger failed after its retry (T6).
+	Err string
+}
+
+// FixResult is what triage and fixing did in one fix cycle.
+type FixResult struct {
+	// Rows has one row per triaged finding with its outcome (Outcome* constants).
+	Rows []state.TriageRow
+}
+
+// Triage row outcomes.
+const (
+	OutcomeFixed            = "fixed"
+	OutcomeReverted         = "reverted"
+	OutcomeEscalated        = "escalated"
+	OutcomeAwaitingApproval = "awaiting-approval"
+	OutcomeOutdated         = "outdated"
+	OutcomeDisagreed        = "disagreed"
+	OutcomeSkipped          = "skipped"
+	OutcomeNonBlocking      = "non-blocking"
+)
+
+// Comment is the PR's last conversation comment, for T5.
+type Comment struct {
+	Author    string
+	Body      string
+	CreatedAt time.Time
+}
+
+// CommandKind is a maintainer command's verb.
+type CommandKind string
+
+// Maintainer commands (`@review-loop <verb>`).
+const (
+	CommandStart   CommandKind = "start"
+	CommandStop    CommandKind = "stop"
+	CommandApprove CommandKind = "approve"
+	CommandSkip    CommandKind = "skip"
+	CommandReset   CommandKind = "reset"
+)
+
+// Command is a parsed maintainer command.
+type Command struct {
+	Kind      CommandKind
+	FindingID string // approve and skip
+	Direction string // approve: optional fix direction
+	By        string
+	At        time.Time
+}
