@@ -1,0 +1,202 @@
+package fix
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SplitCommand splits a configured command into argv the way a POSIX
+// shell splits words (spaces, single and double quotes, backslashes),
+// without running a shell and without expanding anything: `$(...)`,
+// backticks, `;` and `|` stay literal characters.
+func SplitCommand(s string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("command %q: unclosed single quote", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("command %q: unclosed double quote", s)
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			}
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				args = append(args, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}
+
+// ExpandPlaceholders replaces {files}, {dirs} and {packages} in argv: an
+// element that is exactly a placeholder becomes one element per value; a
+// placeholder inside a longer element is replaced by the values joined
+// with spaces. Packages are Go-style relative paths (`./internal/foo`).
+func ExpandPlaceholders(argv, files []string) []string {
+	var dirs, pkgs []string
+	for _, f := range files {
+		d := path.Dir(f)
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+			if d == "." {
+				pkgs = append(pkgs, ".")
+			} else {
+				pkgs = append(pkgs, "./"+d)
+			}
+		}
+	}
+	values := map[string][]string{"{files}": files, "{dirs}": dirs, "{packages}": pkgs}
+	var out []string
+	for _, a := range argv {
+		if v, ok := values[a]; ok {
+			out = append(out, v...)
+			continue
+		}
+		for k, v := range values {
+			a = strings.ReplaceAll(a, k, strings.Join(v, " "))
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// tokenVar reports whether an environment variable carries a GitHub or
+// Actions token, which a child process never receives.
+func tokenVar(key string) bool {
+	k := strings.ToUpper(key)
+	switch k {
+	case "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_TOKEN":
+		return true
+	}
+	if !strings.Contains(k, "TOKEN") && !strings.Contains(k, "PAT") {
+		return false
+	}
+	for _, p := range []string{"GITHUB", "GH_", "INPUT_", "ACTIONS_"} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// StripTokens returns env without any GitHub or Actions token variable.
+func StripTokens(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !tokenVar(k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// ProcessError is a child command that failed, timed out or could not start.
+type ProcessError struct {
+	What     string // "test-command", "fixer", ...
+	Argv     []string
+	TimedOut bool
+	Output   string
+	Err      error
+}
+
+// Error gives the command's role, the reason and the end of its output.
+func (e *ProcessError) Error() string {
+	why := e.Err.Error()
+	if e.TimedOut {
+		why = "timed out"
+	}
+	out := strings.TrimSpace(e.Output)
+	if len(out) > 600 {
+		out = "…" + out[len(out)-600:]
+	}
+	if out == "" {
+		return fmt.Sprintf("%s %q: %s", e.What, strings.Join(e.Argv, " "), why)
+	}
+	return fmt.Sprintf("%s %q: %s: %s", e.What, strings.Join(e.Argv, " "), why, out)
+}
+
+// Unwrap returns the process error.
+func (e *ProcessError) Unwrap() error { return e.Err }
+
+// runProcess runs argv in dir with env (tokens stripped) and a timeout
+// (0: none), returning stdout and stderr+stdout for messages.
+func runProcess(ctx context.Context, what, dir string, argv, env []string, timeout time.Duration) (stdout []byte, err error) {
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("%s: empty command", what)
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = StripTokens(env)
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	var out, combined bytes.Buffer
+	var mu sync.Mutex
+	cmd.Stdout = &lockedWriter{mu: &mu, a: &out, b: &combined}
+	cmd.Stderr = &lockedWriter{mu: &mu, b: &combined}
+	runErr := cmd.Run()
+	if runErr != nil {
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		return out.Bytes(), &ProcessError{What: what, Argv: argv, TimedOut: timedOut, Output: combined.String(), Err: runErr}
+	}
+	return out.Bytes(), nil
+}
+
+// lockedWriter lets stdout and stderr share one combined buffer.
+type lockedWriter struct {
+	mu   *sync.Mutex
+	a, b *bytes.Buffer
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.a != nil {
+		w.a.Write(p)
+	}
+	return w.b.Write(p)
+}
