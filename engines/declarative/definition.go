@@ -1,0 +1,205 @@
+// Package declarative builds engine adapters from YAML definitions: the
+// built-in ones (engines/defs: gemini, coderabbit) and any a repository adds
+// under `engines:` in .github/review-loop.yml.
+package declarative
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/review-loop/review-loop/engines/defs"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Definition is one declarative engine, as written in YAML.
+type Definition struct {
+	// Name is the engine name (lower case letters, digits and dashes).
+	Name string `yaml:"name"`
+	// Author is the engine's bot account: logins (either spelling) and/or id.
+	Author AuthorDef `yaml:"author"`
+	// CheckRun is the name of the engine's check run; empty means none, and
+	// completion is then a review on the head SHA.
+	CheckRun string `yaml:"check_run"`
+	// CheckRunApp optionally restricts the check run to one app slug.
+	CheckRunApp string `yaml:"check_run_app"`
+	// Trigger is the trigger comment text; empty means push-only.
+	Trigger string `yaml:"trigger"`
+	// AcceptsBotTrigger says whether the engine honours the trigger comment
+	// when a bot or app posts it; when false a user token is needed.
+	AcceptsBotTrigger bool `yaml:"accepts_bot_trigger"`
+	// SeverityMarkers map a regular expression found in a finding body to
+	// a severity; the first match wins, no match is unknown.
+	SeverityMarkers []SeverityMarker `yaml:"severity_markers"`
+	// IDMarker is a regular expression whose first group is the finding's
+	// stable key (Finding.Key).
+	IDMarker string `yaml:"id_marker"`
+	// TitleMarker is a regular expression whose first group is the title;
+	// the first prose line when empty.
+	TitleMarker string `yaml:"title_marker"`
+	// CategoryMarker is a regular expression whose first group is the
+	// finding's category.
+	CategoryMarker string `yaml:"category_marker"`
+	// CleanPhrases are the engine's "nothing found" wordings, reported but
+	// never used to declare clean (S3).
+	CleanPhrases []string `yaml:"clean_phrases"`
+	// SummaryCount is a regular expression whose first group is the number
+	// of findings a review body announces.
+	SummaryCount string `yaml:"summary_count"`
+	// ErrorPhrases mark a review, comment or check run as the engine
+	// failing (rate limits, failures): ERRORED, never clean.
+	ErrorPhrases []string `yaml:"error_phrases"`
+}
+
+// AuthorDef is an engine's bot account in a definition.
+type AuthorDef struct {
+	Logins []string `yaml:"logins"`
+	ID     int64    `yaml:"id"`
+}
+
+// SeverityMarker maps a body pattern to a severity.
+type SeverityMarker struct {
+	Pattern  string `yaml:"pattern"`
+	Severity string `yaml:"severity"`
+}
+
+var (
+	nameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	fieldKeys = []string{"name", "author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases"}
+)
+
+// ParseDefinitions reads the `engines:` list of a YAML document (other
+// top-level keys are ignored) and validates every definition. Every problem
+// is reported, each naming its field (`engines[1].check_run: …`).
+func ParseDefinitions(data []byte) ([]Definition, error) {
+	var raw struct {
+		Engines []map[string]any `yaml:"engines"`
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("engines: %w", err)
+	}
+	var typed struct {
+		Engines []Definition `yaml:"engines"`
+	}
+	if err := yaml.Unmarshal(data, &typed); err != nil {
+		return nil, fmt.Errorf("engines: %w", err)
+	}
+	var errs []error
+	seen := map[string]int{}
+	for i, m := range raw.Engines {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if !slices.Contains(fieldKeys, k) {
+				errs = append(errs, fmt.Errorf("engines[%d].%s: unknown field (known: %s)", i, k, strings.Join(fieldKeys, ", ")))
+			}
+		}
+	}
+	for i, d := range typed.Engines {
+		for _, err := range d.validate() {
+			errs = append(errs, fmt.Errorf("engines[%d].%w", i, err))
+		}
+		if j, dup := seen[d.Name]; dup && d.Name != "" {
+			errs = append(errs, fmt.Errorf("engines[%d].name: %q already defined by engines[%d]", i, d.Name, j))
+		}
+		seen[d.Name] = i
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return typed.Engines, nil
+}
+
+func (d Definition) validate() []error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{field}, args...)...))
+	}
+	if !nameRE.MatchString(d.Name) {
+		bad("name", "%q must be lower-case letters, digits and dashes, starting with a letter", d.Name)
+	}
+	if len(d.Author.Logins) == 0 && d.Author.ID == 0 {
+		bad("author", "needs logins or id")
+	}
+	if d.Author.ID < 0 {
+		bad("author.id", "must be positive")
+	}
+	for j, l := range d.Author.Logins {
+		if strings.TrimSpace(l) == "" {
+			bad(fmt.Sprintf("author.logins[%d]", j), "empty login")
+		}
+	}
+	if d.CheckRunApp != "" && d.CheckRun == "" {
+		bad("check_run", "required when check_run_app is set")
+	}
+	if strings.ContainsAny(d.CheckRun, "\n\r") {
+		bad("check_run", "must be one line")
+	}
+	if strings.ContainsAny(d.Trigger, "\n\r") {
+		bad("trigger", "must be one line")
+	}
+	for j, m := range d.SeverityMarkers {
+		if _, err := compile(m.Pattern); err != nil || m.Pattern == "" {
+			bad(fmt.Sprintf("severity_markers[%d].pattern", j), "invalid regular expression %q: %v", m.Pattern, err)
+		}
+		switch loop.Severity(m.Severity) {
+		case loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow:
+		default:
+			bad(fmt.Sprintf("severity_markers[%d].severity", j), "%q is not one of critical, high, medium, low", m.Severity)
+		}
+	}
+	for _, f := range []struct{ name, re string }{{"id_marker", d.IDMarker}, {"title_marker", d.TitleMarker}, {"category_marker", d.CategoryMarker}, {"summary_count", d.SummaryCount}} {
+		if f.re == "" {
+			continue
+		}
+		re, err := compile(f.re)
+		if err != nil {
+			bad(f.name, "invalid regular expression %q: %v", f.re, err)
+		} else if re.NumSubexp() < 1 {
+			bad(f.name, "%q needs a capture group", f.re)
+		}
+	}
+	for j, p := range append(append([]string{}, d.CleanPhrases...), d.ErrorPhrases...) {
+		if strings.TrimSpace(p) == "" {
+			field := "clean_phrases"
+			if j >= len(d.CleanPhrases) {
+				field, j = "error_phrases", j-len(d.CleanPhrases)
+			}
+			bad(fmt.Sprintf("%s[%d]", field, j), "empty phrase")
+		}
+	}
+	return errs
+}
+
+func compile(re string) (*regexp.Regexp, error) { return regexp.Compile(re) }
+
+// Builtin returns the embedded definitions (gemini, coderabbit), sorted by
+// name.
+func Builtin() ([]Definition, error) {
+	files, err := fs.Glob(defs.FS, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	var out []Definition
+	for _, f := range files {
+		b, err := defs.FS.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := ParseDefinitions(b)
+		if err != nil {
+			return nil, fmt.Errorf("built-in %s: %w", f, err)
+		}
+		out = append(out, ds...)
+	}
+	slices.SortFunc(out, func(a, b Definition) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}

@@ -1,0 +1,284 @@
+package declarative
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Engine is an adapter built from a Definition: a structured,
+// single-verdict engine read by its markers.
+type Engine struct {
+	def        Definition
+	author     engines.Author
+	severities []severityRE
+	id         *regexp.Regexp
+	title      *regexp.Regexp
+	category   *regexp.Regexp
+	count      *regexp.Regexp
+}
+
+type severityRE struct {
+	re  *regexp.Regexp
+	sev loop.Severity
+}
+
+var (
+	_ engines.Engine    = (*Engine)(nil)
+	_ engines.Installer = (*Engine)(nil)
+)
+
+// New builds an engine from a definition, validating it first.
+func New(d Definition) (*Engine, error) {
+	if errs := d.validate(); len(errs) > 0 {
+		return nil, fmt.Errorf("engine %q: %w", d.Name, errs[0])
+	}
+	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID}}
+	for _, m := range d.SeverityMarkers {
+		e.severities = append(e.severities, severityRE{regexp.MustCompile(m.Pattern), loop.Severity(m.Severity)})
+	}
+	opt := func(s string) *regexp.Regexp {
+		if s == "" {
+			return nil
+		}
+		return regexp.MustCompile(s)
+	}
+	e.id, e.title, e.category, e.count = opt(d.IDMarker), opt(d.TitleMarker), opt(d.CategoryMarker), opt(d.SummaryCount)
+	return e, nil
+}
+
+// Engines builds engines from definitions.
+func Engines(defs []Definition) ([]engines.Engine, error) {
+	out := make([]engines.Engine, 0, len(defs))
+	for _, d := range defs {
+		e, err := New(d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Definition returns the engine's definition.
+func (e *Engine) Definition() Definition { return e.def }
+
+// Name implements engines.Engine.
+func (e *Engine) Name() string { return e.def.Name }
+
+// TriggerBody implements engines.Engine.
+func (e *Engine) TriggerBody() string { return e.def.Trigger }
+
+// Capabilities implements engines.Engine.
+func (e *Engine) Capabilities() engines.Capabilities {
+	c := engines.Capabilities{Trigger: engines.TriggerComment, AcceptsBotTrigger: e.def.AcceptsBotTrigger, Completion: engines.CompletionReviewOnHead}
+	if e.def.Trigger == "" {
+		c.Trigger = engines.TriggerPushOnly
+	}
+	if e.def.CheckRun != "" {
+		c.Completion, c.CheckRunName, c.CheckRunApp = engines.CompletionCheckRun, e.def.CheckRun, e.def.CheckRunApp
+	}
+	return c
+}
+
+// Installed implements engines.Installer: an engine that has left no
+// review, comment or check run on the PR is not in the default set.
+func (e *Engine) Installed(obs *github.Observation, _ engines.Env) (bool, string) {
+	if obs == nil || e.seen(obs) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("no review, comment or check run from %s on this PR", e.def.Name)
+}
+
+func (e *Engine) seen(obs *github.Observation) bool {
+	if e.checkRun(obs) != nil || len(engines.ReviewsBy(obs, e.author)) > 0 || len(engines.IssueCommentsBy(obs, e.author)) > 0 {
+		return true
+	}
+	for _, t := range obs.Threads {
+		for _, c := range t.Comments {
+			if e.author.Match(c.Author) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e *Engine) checkRun(obs *github.Observation) *github.CheckRun {
+	if e.def.CheckRun == "" {
+		return nil
+	}
+	return engines.FindCheckRun(obs, engines.NamedCheck(e.def.CheckRun, e.def.CheckRunApp))
+}
+
+// Observe implements engines.Engine.
+func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineView {
+	v := loop.EngineView{
+		Engine:           e.def.Name,
+		Installed:        true,
+		TriggerAvailable: e.def.Trigger != "" && (e.def.AcceptsBotTrigger || env.HasTriggerToken),
+		Signal:           loop.SignalNone,
+		Material:         loop.MaterialPending,
+	}
+	if ok, why := e.Installed(obs, env); !ok {
+		v.Installed, v.NotInstalled = false, why
+	}
+	if !v.TriggerAvailable {
+		if e.def.Trigger == "" {
+			v.TriggerNote = e.def.Name + " has no trigger comment: relying on its automatic review of pushes"
+		} else {
+			v.TriggerNote = fmt.Sprintf("%s ignores %q from bots and no trigger token was given: relying on its automatic review of pushes", e.def.Name, e.def.Trigger)
+		}
+	}
+	reviews := engines.ReviewsBy(obs, e.author)
+	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
+	var head *github.Review
+	var lastReview time.Time
+	for i := range reviews {
+		r := &reviews[i]
+		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: true, At: r.SubmittedAt})
+		if r.CommitSHA == obs.HeadSHA {
+			head = r
+		}
+		lastReview = r.SubmittedAt
+	}
+	if n := len(reviews); n > 0 {
+		v.LatestReviewID, v.LatestSHA = reviews[n-1].DatabaseID, reviews[n-1].CommitSHA
+	}
+	v.Findings = engines.ThreadFindings(obs, e.def.Name, e.author, e.ParseFinding)
+
+	// The newest error notice from the engine, if newer than its last review.
+	notice := ""
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		if p := e.errorPhrase(c.Body); p != "" && c.UpdatedAt.After(lastReview) {
+			notice = p
+		}
+	}
+	cr := e.checkRun(obs)
+	if cr != nil {
+		v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
+		if p := e.errorPhrase(cr.Title + "\n" + cr.Summary); p != "" && v.Signal == loop.SignalDone {
+			notice = p
+		}
+	} else if head != nil {
+		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
+	} else if notice != "" && e.def.CheckRun == "" {
+		v.Signal = loop.SignalDone
+	}
+	if v.Signal != loop.SignalDone {
+		return v
+	}
+	switch {
+	case engines.CheckErrored(cr):
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("check run %q concluded %s", cr.Name, strings.ToLower(cr.Conclusion))
+	case notice != "":
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, notice)
+	case head != nil && e.errorPhrase(head.Body) != "":
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, e.errorPhrase(head.Body))
+	default:
+		v.Material = loop.MaterialOK
+		v.VerdictSetProven = obs.Complete
+		if head != nil {
+			if n, ok := e.SummaryCount(head.Body); ok {
+				read := 0
+				for _, f := range v.Findings {
+					if f.ReviewID == head.DatabaseID {
+						read++
+					}
+				}
+				if read < n {
+					v.MaterialNote = fmt.Sprintf("review %d announces %d actionable comment(s), %d open thread(s) read", head.DatabaseID, n, read)
+				}
+			}
+		}
+	}
+	return v
+}
+
+func (e *Engine) errorPhrase(body string) string {
+	for _, p := range e.def.ErrorPhrases {
+		if strings.Contains(body, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// ParseFinding reads one finding comment by the definition's markers; a body
+// in an unknown format yields a finding of unknown severity.
+func (e *Engine) ParseFinding(body string) engines.Parsed {
+	p := engines.Parsed{Body: body, Severity: loop.SeverityUnknown}
+	for _, s := range e.severities {
+		if s.re.MatchString(body) {
+			p.Severity = s.sev
+			break
+		}
+	}
+	if m := group(e.id, body); m != "" {
+		p.Key = m
+	}
+	p.Title = group(e.title, body)
+	if p.Title == "" {
+		p.Title = engines.Title(body)
+	}
+	p.Category = strings.TrimSpace(group(e.category, body))
+	return p
+}
+
+// SummaryCount reads the number of findings a review body announces.
+func (e *Engine) SummaryCount(body string) (int, bool) {
+	m := group(e.count, body)
+	if m == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m)
+	return n, err == nil
+}
+
+// CleanPhrase reports whether body carries one of the engine's "nothing
+// found" wordings; informational only (S3).
+func (e *Engine) CleanPhrase(body string) bool {
+	for _, p := range e.def.CleanPhrases {
+		if strings.Contains(body, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func group(re *regexp.Regexp, body string) string {
+	if re == nil {
+		return ""
+	}
+	m := re.FindStringSubmatch(body)
+	if len(m) < 2 {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
+}
+
+// Trigger implements engines.Engine: it posts the trigger comment. An engine
+// that ignores bot-posted commands needs a user token, else the trigger is
+// unavailable.
+//
+// API: POST /repos/{owner}/{repo}/issues/{issue_number}/comments.
+func (e *Engine) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
+	if e.def.Trigger == "" {
+		return 0, &engines.EngineError{Engine: e.def.Name, Op: "trigger", Err: fmt.Errorf("%w: no trigger comment defined", engines.ErrTriggerUnavailable)}
+	}
+	if !e.def.AcceptsBotTrigger && !pr.UserToken {
+		return 0, &engines.EngineError{Engine: e.def.Name, Op: "trigger", Err: fmt.Errorf("%w: %s ignores %q from bots and no trigger token was given", engines.ErrTriggerUnavailable, e.def.Name, e.def.Trigger)}
+	}
+	c, err := gh.CreateIssueComment(ctx, pr.Owner, pr.Repo, pr.Number, e.def.Trigger)
+	if err != nil {
+		return 0, &engines.EngineError{Engine: e.def.Name, Op: "trigger", Err: err}
+	}
+	return c.DatabaseID, nil
+}
