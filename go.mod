@@ -17,6 +17,7 @@ require (
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/gofri/go-github-ratelimit/v2 v2.0.2 // indirect
 	github.com/google/go-github/v62 v62.0.0 // indirect
+	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
 	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect

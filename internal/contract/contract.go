@@ -1,0 +1,61 @@
+// Package contract locates GitHub's published descriptions (OpenAPI,
+// GraphQL schema, webhook examples) that contract tests read in place from
+// ../shared/github beside the module root.
+package contract
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// RequiredEnv, when set to "required", turns a missing shared folder into a
+// test failure instead of a skip (CI sets it).
+const RequiredEnv = "REVIEW_LOOP_CONTRACT"
+
+// Dir returns ../shared/github relative to the module root (the directory
+// holding go.mod, found by walking up from the working directory), and
+// whether it exists.
+func Dir() (string, bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			p := filepath.Join(d, "..", "shared", "github")
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				return filepath.Clean(p), true
+			}
+			return filepath.Clean(p), false
+		}
+		if filepath.Dir(d) == d {
+			return "", false
+		}
+	}
+}
+
+// SharedDir returns the shared GitHub reference folder, skipping the test
+// when it is absent (failing when REVIEW_LOOP_CONTRACT=required).
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	p, ok := Dir()
+	if ok {
+		return p
+	}
+	msg := "GitHub reference data not found: contract tests need ../shared/github beside the module root (OpenAPI in rest/, GraphQL schema in graphql/, webhook examples in webhooks/); looked at " + p
+	if os.Getenv(RequiredEnv) == "required" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// SchemaPath returns GitHub's public GraphQL schema file if present, else "".
+func SchemaPath() string {
+	p, ok := Dir()
+	if !ok {
+		return ""
+	}
+	return filepath.Join(p, "graphql", "schema.docs.graphql")
+}

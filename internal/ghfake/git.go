@@ -1,0 +1,118 @@
+package ghfake
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// preReceive refuses pushes to refs listed in protected-refs and every push
+// while reject-pushes exists (fault injection).
+const preReceive = `#!/bin/sh
+while read old new ref; do
+  if [ -f "$GIT_DIR/reject-pushes" ]; then
+    echo "ghfake: push rejected (injected fault)" >&2
+    exit 1
+  fi
+  if [ -f "$GIT_DIR/protected-refs" ] && grep -qxF "$ref" "$GIT_DIR/protected-refs"; then
+    echo "ghfake: $ref is a protected branch" >&2
+    exit 1
+  fi
+done
+exit 0
+`
+
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"GIT_AUTHOR_NAME=ghfake", "GIT_AUTHOR_EMAIL=ghfake@example.invalid",
+		"GIT_COMMITTER_NAME=ghfake", "GIT_COMMITTER_EMAIL=ghfake@example.invalid",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// initBare creates a bare repository with one commit on branch.
+func initBare(ctx context.Context, dir, branch string) error {
+	if _, err := git(ctx, "", "init", "-q", "--bare", "-b", branch, dir); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hooks", "pre-receive"), []byte(preReceive), 0o755); err != nil {
+		return fmt.Errorf("writing pre-receive hook: %w", err)
+	}
+	_, err := commitFiles(ctx, dir, branch, "", map[string]string{"README.md": "# fake repository\n"}, "Initial commit")
+	return err
+}
+
+// commitFiles commits files on top of from (a branch; empty for a root
+// commit) and pushes the result to branch through the hooks.
+func commitFiles(ctx context.Context, bare, branch, from string, files map[string]string, msg string) (string, error) {
+	tmp, err := os.MkdirTemp("", "ghfake-work-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := git(ctx, tmp, "init", "-q", "-b", branch); err != nil {
+		return "", err
+	}
+	if from != "" {
+		if _, err := git(ctx, tmp, "fetch", "-q", bare, "refs/heads/"+from); err != nil {
+			return "", err
+		}
+		if _, err := git(ctx, tmp, "reset", "-q", "--hard", "FETCH_HEAD"); err != nil {
+			return "", err
+		}
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := filepath.Join(tmp, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, []byte(files[n]), 0o644); err != nil {
+			return "", err
+		}
+	}
+	if _, err := git(ctx, tmp, "add", "-A"); err != nil {
+		return "", err
+	}
+	if _, err := git(ctx, tmp, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
+		return "", err
+	}
+	if _, err := git(ctx, tmp, "push", "-q", bare, "HEAD:refs/heads/"+branch); err != nil {
+		return "", err
+	}
+	return git(ctx, tmp, "rev-parse", "HEAD")
+}
+
+// readRef reads a branch tip straight from the bare repository's files,
+// so pushes made by anyone are seen on the next request.
+func readRef(bare, branch string) string {
+	if b, err := os.ReadFile(filepath.Join(bare, "refs", "heads", filepath.FromSlash(branch))); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	b, err := os.ReadFile(filepath.Join(bare, "packed-refs"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if sha, ref, ok := strings.Cut(line, " "); ok && ref == "refs/heads/"+branch {
+			return sha
+		}
+	}
+	return ""
+}

@@ -1,0 +1,616 @@
+package ghfake
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The resolvers below run with f.mu held.
+
+func (e *gqlExec) rootField(root string) func(string, map[string]any) (any, error) {
+	f := e.f
+	if root == "Mutation" {
+		return e.mutation
+	}
+	return func(field string, args map[string]any) (any, error) {
+		switch field {
+		case "viewer":
+			return e.userObj(f.addUserLocked(e.viewer.Login, e.viewer.ID, e.viewer.Bot)), nil
+		case "repository":
+			r := f.repos[key(strArg(args, "owner"), strArg(args, "name"))]
+			if r == nil {
+				return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a Repository with the name '%s/%s'.", strArg(args, "owner"), strArg(args, "name"))}
+			}
+			return e.repoObj(r), nil
+		case "node":
+			return e.nodeObj(strArg(args, "id"))
+		case "rateLimit":
+			return &obj{typ: "RateLimit", get: func(f string, _ map[string]any) (any, error) {
+				switch f {
+				case "cost":
+					return 1, nil
+				case "remaining":
+					return 4999, nil
+				case "limit":
+					return 5000, nil
+				}
+				return nil, notImplemented("RateLimit", f)
+			}}, nil
+		}
+		return nil, notImplemented("Query", field)
+	}
+}
+
+func (e *gqlExec) nodeObj(id string) (*obj, error) {
+	switch n := e.f.nodes[id].(type) {
+	case *pr:
+		return e.prObj(n), nil
+	case *Thread:
+		return e.threadObj(n), nil
+	case *IssueComment:
+		return e.issueCommentObj(n), nil
+	case *repo:
+		return e.repoObj(n), nil
+	}
+	return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
+}
+
+func (e *gqlExec) userObj(u *user) *obj {
+	if u == nil {
+		return nil
+	}
+	typ := "User"
+	if u.Bot {
+		typ = "Bot"
+	}
+	return &obj{typ: typ, get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "login":
+			return u.Login, nil
+		case "databaseId":
+			return u.ID, nil
+		case "id":
+			return u.NodeID, nil
+		case "url":
+			return "https://github.com/" + u.Login, nil
+		}
+		return nil, notImplemented(typ, field)
+	}}
+}
+
+func (e *gqlExec) actor(login string) *obj {
+	if login == "" {
+		return nil
+	}
+	return e.userObj(e.f.users[strings.ToLower(login)])
+}
+
+func (e *gqlExec) repoObj(r *repo) *obj {
+	return &obj{typ: "Repository", get: func(field string, args map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return r.nodeID, nil
+		case "name":
+			return r.name, nil
+		case "nameWithOwner":
+			return r.owner + "/" + r.name, nil
+		case "url":
+			return "https://github.com/" + r.owner + "/" + r.name, nil
+		case "defaultBranchRef":
+			return e.refObj(r, r.defaultBranch), nil
+		case "pullRequest":
+			n, _ := intArg(args, "number")
+			p := r.prs[n]
+			if p == nil {
+				return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a PullRequest with the number of %d.", n)}
+			}
+			return e.prObj(p), nil
+		case "pullRequests":
+			states, _ := args["states"].([]any)
+			var items []*obj
+			nums := make([]int, 0, len(r.prs))
+			for n := range r.prs {
+				nums = append(nums, n)
+			}
+			slices.Sort(nums)
+			for _, n := range nums {
+				p := r.prs[n]
+				if len(states) == 0 || slices.Contains(states, any(p.State)) {
+					items = append(items, e.prObj(p))
+				}
+			}
+			return connection("PullRequestConnection", items, args)
+		case "object":
+			return e.gitObject(r, strArg(args, "expression"), strArg(args, "oid"))
+		}
+		return nil, notImplemented("Repository", field)
+	}}
+}
+
+func (e *gqlExec) refObj(r *repo, branch string) *obj {
+	return &obj{typ: "Ref", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "name":
+			return branch, nil
+		case "prefix":
+			return "refs/heads/", nil
+		}
+		return nil, notImplemented("Ref", field)
+	}}
+}
+
+// gitObject answers repository.object from the bare repository.
+func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
+	ctx := context.Background()
+	rev := oid
+	if expression != "" {
+		rev = expression
+	}
+	sha, err := git(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
+	if err != nil || sha == "" {
+		return nil, nil
+	}
+	typ, err := git(ctx, r.bare, "cat-file", "-t", sha)
+	if err != nil {
+		return nil, nil
+	}
+	switch typ {
+	case "tree":
+		return e.treeObj(r, sha, strings.TrimSuffix(afterColon(expression), "/")), nil
+	case "blob":
+		return e.blobObj(r, sha), nil
+	case "commit":
+		return e.commitObj(r, sha), nil
+	}
+	return nil, nil
+}
+
+func afterColon(s string) string {
+	_, after, _ := strings.Cut(s, ":")
+	return after
+}
+
+func (e *gqlExec) treeObj(r *repo, sha, dir string) *obj {
+	return &obj{typ: "Tree", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "oid":
+			return sha, nil
+		case "entries":
+			out, err := git(context.Background(), r.bare, "ls-tree", sha)
+			if err != nil {
+				return nil, err
+			}
+			var entries []*obj
+			for _, line := range strings.Split(out, "\n") {
+				meta, name, ok := strings.Cut(line, "\t")
+				if !ok {
+					continue
+				}
+				parts := strings.Fields(meta)
+				if len(parts) != 3 {
+					continue
+				}
+				kind, osha := parts[1], parts[2]
+				p := name
+				if dir != "" {
+					p = dir + "/" + name
+				}
+				entries = append(entries, &obj{typ: "TreeEntry", get: func(f string, _ map[string]any) (any, error) {
+					switch f {
+					case "name":
+						return name, nil
+					case "path":
+						return p, nil
+					case "type":
+						return kind, nil
+					case "oid":
+						return osha, nil
+					case "object":
+						if kind == "blob" {
+							return e.blobObj(r, osha), nil
+						}
+						return e.treeObj(r, osha, p), nil
+					}
+					return nil, notImplemented("TreeEntry", f)
+				}})
+			}
+			return entries, nil
+		}
+		return nil, notImplemented("Tree", field)
+	}}
+}
+
+func (e *gqlExec) blobObj(r *repo, sha string) *obj {
+	return &obj{typ: "Blob", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "oid":
+			return sha, nil
+		case "text", "byteSize", "isBinary":
+			text, err := git(context.Background(), r.bare, "cat-file", "blob", sha)
+			if err != nil {
+				return nil, err
+			}
+			switch field {
+			case "byteSize":
+				return len(text), nil
+			case "isBinary":
+				return strings.ContainsRune(text, 0), nil
+			}
+			return text, nil
+		}
+		return nil, notImplemented("Blob", field)
+	}}
+}
+
+func (e *gqlExec) commitObj(r *repo, sha string) *obj {
+	return &obj{typ: "Commit", get: func(field string, args map[string]any) (any, error) {
+		switch field {
+		case "oid":
+			return sha, nil
+		case "checkSuites":
+			return e.checkSuites(r, sha, args)
+		case "associatedPullRequests":
+			var items []*obj
+			nums := make([]int, 0, len(r.prs))
+			for n := range r.prs {
+				nums = append(nums, n)
+			}
+			slices.Sort(nums)
+			for _, n := range nums {
+				if slices.Contains(r.prs[n].commits, sha) {
+					items = append(items, e.prObj(r.prs[n]))
+				}
+			}
+			return connection("PullRequestConnection", items, args)
+		}
+		return nil, notImplemented("Commit", field)
+	}}
+}
+
+func (e *gqlExec) checkSuites(r *repo, sha string, args map[string]any) (any, error) {
+	var slugs []string
+	bySlug := map[string][]*CheckRun{}
+	for _, c := range r.checkRuns[sha] {
+		if _, ok := bySlug[c.AppSlug]; !ok {
+			slugs = append(slugs, c.AppSlug)
+		}
+		bySlug[c.AppSlug] = append(bySlug[c.AppSlug], c)
+	}
+	var suites []*obj
+	for _, slug := range slugs {
+		runs := bySlug[slug]
+		suites = append(suites, &obj{typ: "CheckSuite", get: func(field string, args map[string]any) (any, error) {
+			switch field {
+			case "app":
+				if slug == "" {
+					return nil, nil
+				}
+				return &obj{typ: "App", get: func(f string, _ map[string]any) (any, error) {
+					switch f {
+					case "slug":
+						return slug, nil
+					case "name":
+						return slug, nil
+					}
+					return nil, notImplemented("App", f)
+				}}, nil
+			case "checkRuns":
+				items := make([]*obj, len(runs))
+				for i, c := range runs {
+					items[i] = e.checkRunObj(c)
+				}
+				return connection("CheckRunConnection", items, args)
+			}
+			return nil, notImplemented("CheckSuite", field)
+		}})
+	}
+	return connection("CheckSuiteConnection", suites, args)
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (e *gqlExec) checkRunObj(c *CheckRun) *obj {
+	return &obj{typ: "CheckRun", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return c.NodeID, nil
+		case "databaseId":
+			return c.ID, nil
+		case "name":
+			return c.Name, nil
+		case "status":
+			return c.Status, nil
+		case "conclusion":
+			return nullStr(c.Conclusion), nil
+		case "startedAt":
+			return c.StartedAt, nil
+		case "completedAt":
+			return c.CompletedAt, nil
+		case "title":
+			return nullStr(c.Title), nil
+		case "summary":
+			return nullStr(c.Summary), nil
+		case "text":
+			return nullStr(c.Text), nil
+		}
+		return nil, notImplemented("CheckRun", field)
+	}}
+}
+
+func (e *gqlExec) prObj(p *pr) *obj {
+	r := p.repo
+	return &obj{typ: "PullRequest", get: func(field string, args map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return p.NodeID, nil
+		case "number":
+			return p.Number, nil
+		case "url":
+			return fmt.Sprintf("https://github.com/%s/%s/pull/%d", r.owner, r.name, p.Number), nil
+		case "title":
+			return p.Title, nil
+		case "body":
+			return p.Body, nil
+		case "state":
+			return p.State, nil
+		case "isDraft":
+			return p.Draft, nil
+		case "author":
+			return e.actor(p.Author), nil
+		case "headRefOid":
+			return p.headSHA, nil
+		case "headRefName":
+			return p.HeadRef, nil
+		case "baseRefName":
+			return p.BaseRef, nil
+		case "isCrossRepository":
+			return p.Fork, nil
+		case "headRepository", "baseRepository":
+			if field == "headRepository" && p.Fork {
+				owner, name, _ := strings.Cut(p.HeadRepo, "/")
+				fork := &repo{owner: owner, name: name, nodeID: "R_fork_" + p.NodeID, defaultBranch: r.defaultBranch}
+				return e.repoObj(fork), nil
+			}
+			return e.repoObj(r), nil
+		case "additions":
+			return p.Additions, nil
+		case "deletions":
+			return p.Deletions, nil
+		case "createdAt":
+			return p.CreatedAt, nil
+		case "commits":
+			items := make([]*obj, len(p.commits))
+			for i, sha := range p.commits {
+				items[i] = &obj{typ: "PullRequestCommit", get: func(f string, _ map[string]any) (any, error) {
+					if f == "commit" {
+						return e.commitObj(r, sha), nil
+					}
+					return nil, notImplemented("PullRequestCommit", f)
+				}}
+			}
+			return connection("PullRequestCommitConnection", items, args)
+		case "reviews":
+			items := make([]*obj, len(p.Reviews))
+			for i, rv := range p.Reviews {
+				items[i] = e.reviewObj(r, rv)
+			}
+			return connection("PullRequestReviewConnection", items, args)
+		case "reviewThreads":
+			items := make([]*obj, len(p.Threads))
+			for i, t := range p.Threads {
+				items[i] = e.threadObj(t)
+			}
+			return connection("PullRequestReviewThreadConnection", items, args)
+		case "comments":
+			items := make([]*obj, len(p.Comments))
+			for i, c := range p.Comments {
+				items[i] = e.issueCommentObj(c)
+			}
+			return connection("IssueCommentConnection", items, args)
+		case "reviewRequests":
+			items := make([]*obj, len(p.Requested))
+			for i, login := range p.Requested {
+				items[i] = &obj{typ: "ReviewRequest", get: func(f string, _ map[string]any) (any, error) {
+					if f == "requestedReviewer" {
+						return e.actor(login), nil
+					}
+					return nil, notImplemented("ReviewRequest", f)
+				}}
+			}
+			return connection("ReviewRequestConnection", items, args)
+		}
+		return nil, notImplemented("PullRequest", field)
+	}}
+}
+
+func bigint(id int64) string { return strconv.FormatInt(id, 10) }
+
+func (e *gqlExec) reviewObj(r *repo, rv *Review) *obj {
+	return &obj{typ: "PullRequestReview", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return rv.NodeID, nil
+		case "fullDatabaseId":
+			return bigint(rv.ID), nil
+		case "databaseId":
+			return nil, nil // does not fit an Int; GitHub answers null or errors
+		case "author":
+			return e.actor(rv.Author), nil
+		case "commit":
+			return e.commitObj(r, rv.CommitSHA), nil
+		case "state":
+			return rv.State, nil
+		case "body":
+			return rv.Body, nil
+		case "submittedAt":
+			return rv.SubmittedAt, nil
+		}
+		return nil, notImplemented("PullRequestReview", field)
+	}}
+}
+
+func (e *gqlExec) findReview(id int64) (*repo, *Review) {
+	rv, _ := e.f.nodes[fmt.Sprintf("PRR_%d", id)].(*Review)
+	if rv == nil {
+		return nil, nil
+	}
+	for _, r := range e.f.repos {
+		for _, p := range r.prs {
+			if slices.Contains(p.Reviews, rv) {
+				return r, rv
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (e *gqlExec) threadObj(t *Thread) *obj {
+	return &obj{typ: "PullRequestReviewThread", get: func(field string, args map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return t.NodeID, nil
+		case "isResolved":
+			return t.Resolved, nil
+		case "isOutdated":
+			return t.Outdated, nil
+		case "path":
+			return t.Path, nil
+		case "line":
+			if t.Line == 0 {
+				return nil, nil
+			}
+			return t.Line, nil
+		case "startLine":
+			if t.StartLine == 0 {
+				return nil, nil
+			}
+			return t.StartLine, nil
+		case "originalLine":
+			if t.OriginalLine == 0 {
+				return nil, nil
+			}
+			return t.OriginalLine, nil
+		case "comments":
+			items := make([]*obj, len(t.Comments))
+			for i, c := range t.Comments {
+				items[i] = e.reviewCommentObj(c)
+			}
+			return connection("PullRequestReviewCommentConnection", items, args)
+		}
+		return nil, notImplemented("PullRequestReviewThread", field)
+	}}
+}
+
+func (e *gqlExec) reviewCommentObj(c *ReviewComment) *obj {
+	return &obj{typ: "PullRequestReviewComment", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return c.NodeID, nil
+		case "fullDatabaseId":
+			return bigint(c.ID), nil
+		case "databaseId":
+			return nil, nil
+		case "author":
+			return e.actor(c.Author), nil
+		case "body":
+			return c.Body, nil
+		case "createdAt":
+			return c.CreatedAt, nil
+		case "pullRequestReview":
+			r, rv := e.findReview(c.ReviewID)
+			if rv == nil {
+				return nil, nil
+			}
+			return e.reviewObj(r, rv), nil
+		case "commit", "originalCommit":
+			sha := c.CommitSHA
+			if field == "originalCommit" {
+				sha = c.OriginalCommitSHA
+			}
+			if sha == "" {
+				return nil, nil
+			}
+			return &obj{typ: "Commit", get: func(f string, _ map[string]any) (any, error) {
+				if f == "oid" {
+					return sha, nil
+				}
+				return nil, notImplemented("Commit", f)
+			}}, nil
+		}
+		return nil, notImplemented("PullRequestReviewComment", field)
+	}}
+}
+
+func (e *gqlExec) issueCommentObj(c *IssueComment) *obj {
+	return &obj{typ: "IssueComment", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return c.NodeID, nil
+		case "fullDatabaseId":
+			return bigint(c.ID), nil
+		case "databaseId":
+			return nil, nil
+		case "author":
+			return e.actor(c.Author), nil
+		case "authorAssociation":
+			return c.Association, nil
+		case "body":
+			return c.Body, nil
+		case "createdAt":
+			return c.CreatedAt, nil
+		case "updatedAt":
+			return c.UpdatedAt, nil
+		}
+		return nil, notImplemented("IssueComment", field)
+	}}
+}
+
+func (e *gqlExec) mutation(field string, args map[string]any) (any, error) {
+	in := inputArg(args)
+	switch field {
+	case "resolveReviewThread", "unresolveReviewThread":
+		id, _ := in["threadId"].(string)
+		t, ok := e.f.nodes[id].(*Thread)
+		if !ok {
+			return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
+		}
+		if e.f.denyRes[strings.ToLower(e.viewer.Login)] {
+			return nil, typedErr{"FORBIDDEN", "Resource not accessible by integration"}
+		}
+		t.Resolved = field == "resolveReviewThread"
+		return &obj{typ: strings.ToUpper(field[:1]) + field[1:] + "Payload", get: func(f string, _ map[string]any) (any, error) {
+			switch f {
+			case "thread":
+				return e.threadObj(t), nil
+			case "clientMutationId":
+				return in["clientMutationId"], nil
+			}
+			return nil, notImplemented("Payload", f)
+		}}, nil
+	case "markPullRequestReadyForReview":
+		id, _ := in["pullRequestId"].(string)
+		p, ok := e.f.nodes[id].(*pr)
+		if !ok {
+			return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
+		}
+		p.Draft = false
+		return &obj{typ: "MarkPullRequestReadyForReviewPayload", get: func(f string, _ map[string]any) (any, error) {
+			switch f {
+			case "pullRequest":
+				return e.prObj(p), nil
+			case "clientMutationId":
+				return in["clientMutationId"], nil
+			}
+			return nil, notImplemented("MarkPullRequestReadyForReviewPayload", f)
+		}}, nil
+	}
+	return nil, notImplemented("Mutation", field)
+}

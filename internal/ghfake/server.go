@@ -1,0 +1,217 @@
+package ghfake
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+)
+
+// Fault is a scripted failure. Match is "METHOD /path" (exact path, no query
+// string), "graphql:<root field>" (e.g. "graphql:resolveReviewThread",
+// "graphql:repository") or "*".
+type Fault struct {
+	Match string
+	// Status answers with this status and Message instead of serving the
+	// request; 0 serves it normally (after Delay and Before).
+	Status int
+	// Times is how many matching requests the fault affects; 0 means all.
+	Times int
+	// Delay holds the request before answering (or until the client gives up).
+	Delay time.Duration
+	// RetryAfter sets the Retry-After header, in seconds.
+	RetryAfter int
+	// Message is the error message; 403/429 default to GitHub's secondary
+	// rate limit message.
+	Message string
+	// Body replaces the whole response body (e.g. malformed JSON), with
+	// Status (default 200).
+	Body string
+	// GraphQLErrors are added to a normally served GraphQL answer
+	// (partial data), each with GraphQLErrorType (e.g. FORBIDDEN).
+	GraphQLErrors    []string
+	GraphQLErrorType string
+	// Before runs before the request is served, e.g. to edit a comment
+	// between a client's read and its write.
+	Before func()
+
+	hits int
+}
+
+// Inject adds a fault; faults are tried in the order added.
+func (f *Fake) Inject(fault Fault) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fc := fault
+	f.faults = append(f.faults, &fc)
+}
+
+// ClearFaults removes every fault.
+func (f *Fake) ClearFaults() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faults = nil
+}
+
+func (f *Fake) matchFault(method, path string, roots []string) *Fault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, ft := range f.faults {
+		if ft.Times > 0 && ft.hits >= ft.Times {
+			continue
+		}
+		ok := ft.Match == "*" || ft.Match == method+" "+path
+		if name, isGQL := strings.CutPrefix(ft.Match, "graphql:"); isGQL && slices.Contains(roots, name) {
+			ok = true
+		}
+		if ok {
+			ft.hits++
+			c := *ft
+			return &c
+		}
+	}
+	return nil
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(s int) {
+	if w.status == 0 {
+		w.status = s
+	}
+	w.ResponseWriter.WriteHeader(s)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+type gqlRequest struct {
+	Query         string         `json:"query"`
+	Variables     map[string]any `json:"variables"`
+	OperationName string         `json:"operationName"`
+}
+
+// ServeHTTP serves the REST and GraphQL API.
+func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w}
+	entry := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
+	var gq gqlRequest
+	isGQL := r.URL.Path == "/graphql" || r.URL.Path == "/api/graphql"
+	var roots []string
+	if isGQL && r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if json.Unmarshal(body, &gq) == nil {
+			if doc, err := parser.ParseQuery(&ast.Source{Input: gq.Query}); err == nil && len(doc.Operations) > 0 {
+				op := doc.Operations[0]
+				entry.Operation = string(op.Operation)
+				for _, s := range op.SelectionSet {
+					if fl, ok := s.(*ast.Field); ok {
+						roots = append(roots, fl.Name)
+					}
+				}
+				entry.GraphQL = strings.Join(roots, ",")
+			}
+		}
+	}
+	id, ok := f.identity(r)
+	entry.Login = id.Login
+	defer func() {
+		entry.Status = sw.status
+		f.mu.Lock()
+		f.log = append(f.log, entry)
+		f.mu.Unlock()
+	}()
+	if ft := f.matchFault(r.Method, r.URL.Path, roots); ft != nil {
+		if ft.Delay > 0 {
+			select {
+			case <-time.After(ft.Delay):
+			case <-r.Context().Done():
+				sw.status = 499
+				return
+			}
+		}
+		if ft.Before != nil {
+			ft.Before()
+		}
+		if ft.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(ft.RetryAfter))
+		}
+		if ft.Body != "" {
+			st := ft.Status
+			if st == 0 {
+				st = http.StatusOK
+			}
+			w.Header().Set("Content-Type", "application/json")
+			sw.WriteHeader(st)
+			_, _ = io.WriteString(sw, ft.Body)
+			return
+		}
+		if ft.Status != 0 {
+			msg := ft.Message
+			doc := "https://docs.github.com/rest"
+			if msg == "" {
+				switch ft.Status {
+				case http.StatusForbidden, http.StatusTooManyRequests:
+					msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+					doc = "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+				default:
+					msg = http.StatusText(ft.Status)
+				}
+			}
+			writeJSON(sw, ft.Status, map[string]any{"message": msg, "documentation_url": doc})
+			return
+		}
+		if isGQL && len(ft.GraphQLErrors) > 0 {
+			if !ok {
+				unauthorized(sw)
+				return
+			}
+			f.serveGraphQL(sw, id, gq, ft)
+			return
+		}
+	}
+	if !ok {
+		unauthorized(sw)
+		return
+	}
+	if isGQL {
+		if r.Method != http.MethodPost {
+			writeJSON(sw, http.StatusNotFound, map[string]any{"message": "Not Found"})
+			return
+		}
+		f.serveGraphQL(sw, id, gq, nil)
+		return
+	}
+	f.serveREST(sw, r, id)
+}
+
+func unauthorized(w http.ResponseWriter) {
+	writeJSON(w, http.StatusUnauthorized, map[string]any{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"})
+}
+
+func (f *Fake) identity(r *http.Request) (Identity, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	auth := r.Header.Get("Authorization")
+	tok := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(auth, "Bearer "), "token "))
+	if len(f.tokens) == 0 {
+		return f.viewer, true
+	}
+	id, ok := f.tokens[tok]
+	return id, ok
+}

@@ -1,0 +1,475 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/shurcooL/githubv4"
+)
+
+// Page sizes of the observation query. GitHub caps first/last at 100.
+const (
+	threadsPage       = 100
+	threadCommentsMax = 50
+	reviewsLast       = 100
+	issueCommentsLast = 100
+	checkSuitesFirst  = 20
+	checkRunsFirst    = 50
+	reviewersFirst    = 50
+)
+
+type actorQ struct {
+	Typename string `graphql:"__typename"`
+	Login    string
+	Bot      struct {
+		DatabaseID *int64 `graphql:"databaseId"`
+	} `graphql:"... on Bot"`
+	User struct {
+		DatabaseID *int64 `graphql:"databaseId"`
+	} `graphql:"... on User"`
+}
+
+type oidQ struct{ Oid string }
+
+type threadQ struct {
+	ID           string
+	IsResolved   bool
+	IsOutdated   bool
+	Path         string
+	Line         *int
+	StartLine    *int
+	OriginalLine *int
+	Comments     struct {
+		TotalCount int
+		Nodes      []struct {
+			ID                string
+			FullDatabaseID    string `graphql:"fullDatabaseId"`
+			Author            *actorQ
+			Body              string
+			CreatedAt         githubv4.DateTime
+			PullRequestReview *struct {
+				FullDatabaseID string `graphql:"fullDatabaseId"`
+			}
+			Commit         *oidQ
+			OriginalCommit *oidQ
+		}
+	} `graphql:"comments(first: $commentsFirst)"`
+}
+
+type threadsQ struct {
+	PageInfo struct {
+		HasNextPage bool
+		EndCursor   string
+	}
+	Nodes []threadQ
+}
+
+type observeQ struct {
+	Viewer struct {
+		Login string
+	}
+	Repository *struct {
+		NameWithOwner    string
+		DefaultBranchRef *struct {
+			Name string
+		}
+		PullRequest *struct {
+			ID                string
+			Number            int
+			URL               string `graphql:"url"`
+			Title             string
+			State             string
+			IsDraft           bool
+			Author            *actorQ
+			HeadRefOid        string
+			HeadRefName       string
+			BaseRefName       string
+			IsCrossRepository bool
+			HeadRepository    *struct {
+				NameWithOwner string
+			}
+			Additions  int
+			Deletions  int
+			HeadCommit struct {
+				TotalCount int
+				Nodes      []struct {
+					Commit struct {
+						Oid         string
+						CheckSuites *struct {
+							TotalCount int
+							Nodes      []struct {
+								App *struct {
+									Slug string
+								}
+								CheckRuns *struct {
+									TotalCount int
+									Nodes      []struct {
+										DatabaseID  *int64 `graphql:"databaseId"`
+										Name        string
+										Status      string
+										Conclusion  *string
+										StartedAt   *githubv4.DateTime
+										CompletedAt *githubv4.DateTime
+										Title       *string
+										Summary     *string
+										Text        *string
+									}
+								} `graphql:"checkRuns(first: $checkRunsFirst)"`
+							}
+						} `graphql:"checkSuites(first: $checkSuitesFirst)"`
+					}
+				}
+			} `graphql:"headCommit: commits(last: 1)"`
+			Reviews struct {
+				TotalCount int
+				Nodes      []struct {
+					ID             string
+					FullDatabaseID string `graphql:"fullDatabaseId"`
+					Author         *actorQ
+					Commit         *oidQ
+					State          string
+					Body           string
+					SubmittedAt    *githubv4.DateTime
+				}
+			} `graphql:"reviews(last: $reviewsLast)"`
+			ReviewThreads threadsQ `graphql:"reviewThreads(first: $threadsFirst)"`
+			Comments      struct {
+				TotalCount int
+				Nodes      []struct {
+					ID                string
+					FullDatabaseID    string `graphql:"fullDatabaseId"`
+					Author            *actorQ
+					AuthorAssociation string
+					Body              string
+					CreatedAt         githubv4.DateTime
+					UpdatedAt         githubv4.DateTime
+				}
+			} `graphql:"comments(last: $commentsLast)"`
+			ReviewRequests struct {
+				Nodes []struct {
+					RequestedReviewer *struct {
+						Typename string `graphql:"__typename"`
+						User     struct {
+							Login string
+						} `graphql:"... on User"`
+						Bot struct {
+							Login string
+						} `graphql:"... on Bot"`
+						Team struct {
+							Slug string
+						} `graphql:"... on Team"`
+					}
+				}
+			} `graphql:"reviewRequests(first: $reviewersFirst)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type threadsPageQ struct {
+	Node *struct {
+		PullRequest struct {
+			ReviewThreads threadsQ `graphql:"reviewThreads(first: $threadsFirst, after: $cursor)"`
+		} `graphql:"... on PullRequest"`
+	} `graphql:"node(id: $id)"`
+}
+
+var (
+	prStates           = []string{"OPEN", "CLOSED", "MERGED"}
+	reviewStates       = []string{"PENDING", "COMMENTED", "APPROVED", "CHANGES_REQUESTED", "DISMISSED"}
+	checkStatuses      = []string{"REQUESTED", "QUEUED", "IN_PROGRESS", "COMPLETED", "WAITING", "PENDING"}
+	checkConclusions   = []string{"", "ACTION_REQUIRED", "TIMED_OUT", "CANCELLED", "FAILURE", "SUCCESS", "NEUTRAL", "SKIPPED", "STARTUP_FAILURE", "STALE"}
+	authorAssociations = []string{"COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER"}
+)
+
+// fieldErr names the response field that could not be read.
+type fieldErr struct{ errs []error }
+
+func (f *fieldErr) enum(field, v string, known []string) string {
+	if !slices.Contains(known, v) {
+		f.errs = append(f.errs, fmt.Errorf("%s: unknown value %q", field, v))
+	}
+	return v
+}
+
+func (f *fieldErr) bigint(field, v string) int64 {
+	if v == "" {
+		f.errs = append(f.errs, fmt.Errorf("%s: missing", field))
+		return 0
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		f.errs = append(f.errs, fmt.Errorf("%s: not an integer: %q", field, v))
+	}
+	return n
+}
+
+func (f *fieldErr) required(field, v string) string {
+	if v == "" {
+		f.errs = append(f.errs, fmt.Errorf("%s: missing", field))
+	}
+	return v
+}
+
+func (f *fieldErr) err() error {
+	if len(f.errs) == 0 {
+		return nil
+	}
+	if len(f.errs) > 3 {
+		return fmt.Errorf("%w (and %d more)", f.errs[0], len(f.errs)-1)
+	}
+	return f.errs[0]
+}
+
+func actor(a *actorQ) Actor {
+	if a == nil {
+		return Actor{Login: "ghost"}
+	}
+	out := Actor{Login: a.Login, IsBot: a.Typename == "Bot"}
+	switch {
+	case a.Typename == "Bot" && a.Bot.DatabaseID != nil:
+		out.DatabaseID = *a.Bot.DatabaseID
+	case a.Typename == "User" && a.User.DatabaseID != nil:
+		out.DatabaseID = *a.User.DatabaseID
+	}
+	return out
+}
+
+func ptrInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func ptrStr(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func ptrTime(p *githubv4.DateTime) time.Time {
+	if p == nil {
+		return time.Time{}
+	}
+	return p.Time
+}
+
+func oid(p *oidQ) string {
+	if p == nil {
+		return ""
+	}
+	return p.Oid
+}
+
+// Observe reads everything one cycle needs about a pull request in one
+// GraphQL query, plus one query per further page of review threads.
+// https://docs.github.com/en/graphql/reference/objects#pullrequest — ask for
+// fullDatabaseId: databaseId (Int) cannot hold today's comment ids.
+func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*Observation, error) {
+	const op = "observe"
+	var q observeQ
+	vars := map[string]any{
+		"owner":            githubv4.String(owner),
+		"name":             githubv4.String(repo),
+		"number":           githubv4.Int(number),
+		"threadsFirst":     githubv4.Int(threadsPage),
+		"commentsFirst":    githubv4.Int(threadCommentsMax),
+		"reviewsLast":      githubv4.Int(reviewsLast),
+		"commentsLast":     githubv4.Int(issueCommentsLast),
+		"checkSuitesFirst": githubv4.Int(checkSuitesFirst),
+		"checkRunsFirst":   githubv4.Int(checkRunsFirst),
+		"reviewersFirst":   githubv4.Int(reviewersFirst),
+	}
+	qctx, rec := gqlContext(ctx, "repository.pullRequest", true)
+	if err := c.gql.Query(qctx, &q, vars); err != nil {
+		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, gqlErr(op, rec, err))
+	}
+	if q.Repository == nil {
+		return nil, &APIError{Op: op, Status: 404, Message: fmt.Sprintf("repository %s/%s not found", owner, repo)}
+	}
+	pr := q.Repository.PullRequest
+	if pr == nil {
+		return nil, &APIError{Op: op, Status: 404, Message: fmt.Sprintf("pull request %s/%s#%d not found", owner, repo, number)}
+	}
+	var fe fieldErr
+	o := &Observation{
+		Owner:       owner,
+		Repo:        repo,
+		Number:      number,
+		NodeID:      fe.required("pullRequest.id", pr.ID),
+		URL:         pr.URL,
+		Title:       pr.Title,
+		State:       fe.enum("pullRequest.state", pr.State, prStates),
+		IsDraft:     pr.IsDraft,
+		Author:      actor(pr.Author),
+		HeadSHA:     fe.required("pullRequest.headRefOid", pr.HeadRefOid),
+		HeadRef:     pr.HeadRefName,
+		BaseRef:     pr.BaseRefName,
+		IsFork:      pr.IsCrossRepository,
+		Commits:     pr.HeadCommit.TotalCount,
+		Additions:   pr.Additions,
+		Deletions:   pr.Deletions,
+		ViewerLogin: q.Viewer.Login,
+		Complete:    true,
+	}
+	if pr.HeadRepository != nil {
+		o.HeadRepo = pr.HeadRepository.NameWithOwner
+	}
+	if q.Repository.DefaultBranchRef != nil {
+		o.DefaultBranch = q.Repository.DefaultBranchRef.Name
+	}
+	for i, r := range pr.Reviews.Nodes {
+		f := fmt.Sprintf("reviews[%d]", i)
+		o.Reviews = append(o.Reviews, Review{
+			NodeID:      r.ID,
+			DatabaseID:  fe.bigint(f+".fullDatabaseId", r.FullDatabaseID),
+			Author:      actor(r.Author),
+			CommitSHA:   oid(r.Commit),
+			State:       fe.enum(f+".state", r.State, reviewStates),
+			Body:        r.Body,
+			SubmittedAt: ptrTime(r.SubmittedAt),
+		})
+	}
+	for _, n := range pr.HeadCommit.Nodes {
+		if n.Commit.Oid != pr.HeadRefOid || n.Commit.CheckSuites == nil {
+			continue
+		}
+		if n.Commit.CheckSuites.TotalCount > len(n.Commit.CheckSuites.Nodes) {
+			o.Complete = false
+		}
+		for si, s := range n.Commit.CheckSuites.Nodes {
+			if s.CheckRuns == nil {
+				continue
+			}
+			if s.CheckRuns.TotalCount > len(s.CheckRuns.Nodes) {
+				o.Complete = false
+			}
+			slug := ""
+			if s.App != nil {
+				slug = s.App.Slug
+			}
+			for ri, r := range s.CheckRuns.Nodes {
+				f := fmt.Sprintf("checkSuites[%d].checkRuns[%d]", si, ri)
+				cr := CheckRun{
+					Name:        r.Name,
+					Status:      fe.enum(f+".status", r.Status, checkStatuses),
+					Conclusion:  fe.enum(f+".conclusion", ptrStr(r.Conclusion), checkConclusions),
+					AppSlug:     slug,
+					StartedAt:   ptrTime(r.StartedAt),
+					CompletedAt: ptrTime(r.CompletedAt),
+					Title:       ptrStr(r.Title),
+					Summary:     ptrStr(r.Summary),
+					Text:        ptrStr(r.Text),
+				}
+				if r.DatabaseID != nil {
+					cr.DatabaseID = *r.DatabaseID
+				}
+				o.CheckRuns = append(o.CheckRuns, cr)
+			}
+		}
+	}
+	for i, cm := range pr.Comments.Nodes {
+		f := fmt.Sprintf("comments[%d]", i)
+		o.IssueComments = append(o.IssueComments, IssueComment{
+			NodeID:            cm.ID,
+			DatabaseID:        fe.bigint(f+".fullDatabaseId", cm.FullDatabaseID),
+			Author:            actor(cm.Author),
+			AuthorAssociation: fe.enum(f+".authorAssociation", cm.AuthorAssociation, authorAssociations),
+			Body:              cm.Body,
+			CreatedAt:         cm.CreatedAt.Time,
+			UpdatedAt:         cm.UpdatedAt.Time,
+		})
+	}
+	for _, rr := range pr.ReviewRequests.Nodes {
+		if r := rr.RequestedReviewer; r != nil {
+			switch r.Typename {
+			case "User":
+				o.RequestedReviewers = append(o.RequestedReviewers, r.User.Login)
+			case "Bot":
+				o.RequestedReviewers = append(o.RequestedReviewers, r.Bot.Login)
+			case "Team":
+				o.RequestedReviewers = append(o.RequestedReviewers, r.Team.Slug)
+			}
+		}
+	}
+	page := pr.ReviewThreads
+	for {
+		c.addThreads(o, page.Nodes, &fe)
+		if !page.PageInfo.HasNextPage {
+			break
+		}
+		if page.PageInfo.EndCursor == "" {
+			o.Complete = false
+			break
+		}
+		next, err := c.threadsPage(ctx, pr.ID, page.PageInfo.EndCursor)
+		if err != nil {
+			return nil, fmt.Errorf("observing %s/%s#%d: review threads after %d: %w", owner, repo, number, len(o.Threads), err)
+		}
+		page = next
+	}
+	if err := fe.err(); err != nil {
+		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return o, nil
+}
+
+func (c *Client) addThreads(o *Observation, nodes []threadQ, fe *fieldErr) {
+	for _, t := range nodes {
+		i := len(o.Threads)
+		f := fmt.Sprintf("reviewThreads[%d]", i)
+		th := Thread{
+			NodeID:       fe.required(f+".id", t.ID),
+			IsResolved:   t.IsResolved,
+			IsOutdated:   t.IsOutdated,
+			Path:         t.Path,
+			Line:         ptrInt(t.Line),
+			StartLine:    ptrInt(t.StartLine),
+			OriginalLine: ptrInt(t.OriginalLine),
+		}
+		if t.Comments.TotalCount > len(t.Comments.Nodes) {
+			o.Complete = false
+		}
+		for j, cm := range t.Comments.Nodes {
+			cf := fmt.Sprintf("%s.comments[%d]", f, j)
+			rc := ReviewComment{
+				NodeID:            cm.ID,
+				DatabaseID:        fe.bigint(cf+".fullDatabaseId", cm.FullDatabaseID),
+				Author:            actor(cm.Author),
+				Body:              cm.Body,
+				CreatedAt:         cm.CreatedAt.Time,
+				CommitSHA:         oid(cm.Commit),
+				OriginalCommitSHA: oid(cm.OriginalCommit),
+			}
+			if cm.PullRequestReview != nil && cm.PullRequestReview.FullDatabaseID != "" {
+				rc.ReviewDatabaseID = fe.bigint(cf+".pullRequestReview.fullDatabaseId", cm.PullRequestReview.FullDatabaseID)
+			}
+			th.Comments = append(th.Comments, rc)
+		}
+		o.Threads = append(o.Threads, th)
+	}
+}
+
+// threadsPage reads one further page of review threads, and nothing else.
+// https://docs.github.com/en/graphql/reference/objects#pullrequestreviewthreadconnection
+func (c *Client) threadsPage(ctx context.Context, prID, cursor string) (threadsQ, error) {
+	var q threadsPageQ
+	vars := map[string]any{
+		"id":            githubv4.ID(prID),
+		"cursor":        githubv4.String(cursor),
+		"threadsFirst":  githubv4.Int(threadsPage),
+		"commentsFirst": githubv4.Int(threadCommentsMax),
+	}
+	qctx, rec := gqlContext(ctx, "node.reviewThreads", true)
+	if err := c.gql.Query(qctx, &q, vars); err != nil {
+		return threadsQ{}, gqlErr("reviewThreads", rec, err)
+	}
+	if q.Node == nil {
+		return threadsQ{}, &APIError{Op: "reviewThreads", Status: 404, Message: "pull request node not found"}
+	}
+	return q.Node.PullRequest.ReviewThreads, nil
+}
