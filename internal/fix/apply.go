@@ -101,7 +101,7 @@ func (c *cycle) planSuggestion(ctx context.Context, f loop.Finding, state map[st
 	}
 	switch {
 	case f.OriginalCommit != "":
-		orig, err := c.p.cfg.Git.Show(ctx, f.OriginalCommit, f.Path)
+		orig, err := c.show(ctx, f.OriginalCommit, f.Path)
 		if err != nil {
 			if f.Outdated {
 				return fail(OutcomeOutdated, "the thread is outdated and its original commit is unavailable",
@@ -144,4 +144,26 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+type showKey struct{ commit, path string }
+
+type showResult struct {
+	content []byte
+	err     error
+}
+
+// show reads a file at a commit once per cycle: several suggestions on one
+// file share the original content.
+func (c *cycle) show(ctx context.Context, commit, path string) ([]byte, error) {
+	k := showKey{commit, path}
+	if r, ok := c.shown[k]; ok {
+		return r.content, r.err
+	}
+	b, err := c.p.cfg.Git.Show(ctx, commit, path)
+	if c.shown == nil {
+		c.shown = map[showKey]showResult{}
+	}
+	c.shown[k] = showResult{b, err}
+	return b, err
 }

@@ -182,6 +182,7 @@ type cycle struct {
 	res        *CycleResult
 	directions map[string]string
 	setupDone  bool
+	shown      map[showKey]showResult
 }
 
 func (c *cycle) logf(format string, args ...any) {
