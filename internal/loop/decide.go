@@ -16,10 +16,10 @@ type eval struct {
 	view   EngineView
 	es     state.EngineState
 	rs     ReviewState
-	active []Finding
+	active []*Finding
 	// fresh are active findings (or judge items) not yet triaged and not
 	// skipped: what (f) sends to triage.
-	fresh []Finding
+	fresh []*Finding
 	// newSeen is set when a finding appeared since the last wake (B3).
 	newSeen bool
 	// out: excluded from the sync gate (not installed, ERRORED, HUNG).
@@ -236,7 +236,7 @@ func (d *decider) evaluate(record bool) {
 			}
 			es.WaitSHA, es.WaitSince = d.head, since
 		}
-		e.active = ActiveFindings(v, d.head)
+		e.active = activeFindings(e.view, d.head)
 		for _, f := range e.active {
 			if f.CommentID > es.LastSeenCommentID {
 				e.newSeen = true
@@ -254,7 +254,9 @@ func (d *decider) evaluate(record bool) {
 		if e.verdict != VerdictStillFinding {
 			e.fresh = nil
 		} else {
-			for _, f := range d.candidates(e) {
+			cands := d.candidates(e)
+			e.fresh = make([]*Finding, 0, len(cands))
+			for _, f := range cands {
 				switch {
 				case skipped[f.ID]:
 				case awaiting[f.ID]:
@@ -272,7 +274,7 @@ func (d *decider) evaluate(record bool) {
 
 // candidates are the findings an engine would send to triage: its active
 // findings, or for a prose engine the judge's blocking items with them (J2).
-func (d *decider) candidates(e *eval) []Finding {
+func (d *decider) candidates(e *eval) []*Finding {
 	if !e.view.Prose {
 		return e.active
 	}
@@ -282,7 +284,7 @@ func (d *decider) candidates(e *eval) []Finding {
 	out := slices.Clone(e.active)
 	if c := e.es.Judge; c != nil {
 		for _, it := range c.Items {
-			out = append(out, Finding{ID: it.ID, Engine: e.view.Engine, Title: it.Title, Path: it.Path,
+			out = append(out, &Finding{ID: it.ID, Engine: e.view.Engine, Title: it.Title, Path: it.Path,
 				Line: it.Line, ReviewSHA: it.SHA, Severity: SeverityUnknown})
 		}
 	}
@@ -418,10 +420,19 @@ func (d *decider) tree(progress bool) {
 	}
 	// (e) prose engines: the judge verdict stands in for the finding count
 	// (applied in classify). (f) all DONE and new findings → triage and fix.
+	n := 0
+	for _, e := range d.ev {
+		n += len(e.fresh)
+	}
 	var fresh []Finding
+	if n > 0 {
+		fresh = make([]Finding, 0, n)
+	}
 	for _, e := range d.ev {
 		if !e.out {
-			fresh = append(fresh, e.fresh...)
+			for _, f := range e.fresh {
+				fresh = append(fresh, *f)
+			}
 		}
 	}
 	if len(fresh) > 0 {
@@ -507,7 +518,7 @@ func (d *decider) mark(e *eval, mark, note string) {
 func (d *decider) noProgress() string {
 	for _, e := range d.ev {
 		for _, f := range e.fresh {
-			k := NoProgressKey(f)
+			k := NoProgressKey(*f)
 			if k == "" {
 				continue
 			}
@@ -563,7 +574,7 @@ func (d *decider) report() {
 		}
 		d.plan.Engines = append(d.plan.Engines, r)
 	}
-	slices.SortStableFunc(d.plan.Triage, func(a, b Finding) int {
+	order := func(a, b Finding) int {
 		if c := cmp.Compare(a.Engine, b.Engine); c != 0 {
 			return c
 		}
@@ -571,7 +582,10 @@ func (d *decider) report() {
 			return c
 		}
 		return cmp.Compare(a.ID, b.ID)
-	})
+	}
+	if !slices.IsSortedFunc(d.plan.Triage, order) {
+		slices.SortStableFunc(d.plan.Triage, order)
+	}
 }
 
 func sortedViews(vs []EngineView) []EngineView {

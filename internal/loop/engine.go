@@ -34,31 +34,44 @@ func ReviewStateOf(es state.EngineState, v EngineView, headSHA string) ReviewSta
 // identified by comment id (ST3): one comment listed twice, say after it
 // moved lines, counts once. The result is sorted by comment id.
 func ActiveFindings(v EngineView, headSHA string) []Finding {
-	out := make([]Finding, 0, len(v.Findings))
+	ps := activeFindings(v, headSHA)
+	out := make([]Finding, len(ps))
+	for i, p := range ps {
+		out[i] = *p
+	}
+	return out
+}
+
+// activeFindings is ActiveFindings without copying the findings, which
+// matters on large PRs: the pointers are into v.Findings.
+func activeFindings(v EngineView, headSHA string) []*Finding {
+	out := make([]*Finding, 0, len(v.Findings))
 	if !v.MultiVerdict {
 		if v.LatestReviewID != 0 {
-			for _, f := range v.Findings {
-				if !f.Resolved && f.ReviewID == v.LatestReviewID {
+			for i := range v.Findings {
+				if f := &v.Findings[i]; !f.Resolved && f.ReviewID == v.LatestReviewID {
 					out = append(out, f)
 				}
 			}
 		}
-	} else {
-		target := verdictSHA(v, headSHA)
-		for _, f := range v.Findings {
-			if !f.Resolved && target != "" && f.ReviewSHA == target {
+	} else if target := verdictSHA(v, headSHA); target != "" {
+		for i := range v.Findings {
+			if f := &v.Findings[i]; !f.Resolved && f.ReviewSHA == target {
 				out = append(out, f)
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Finding) int {
+	byComment := func(a, b *Finding) int {
 		if c := cmp.Compare(a.CommentID, b.CommentID); c != 0 {
 			return c
 		}
 		// The same comment seen in two reviews: keep the latest reading.
 		return cmp.Compare(b.ReviewID, a.ReviewID)
-	})
-	return slices.CompactFunc(out, func(a, b Finding) bool {
+	}
+	if !slices.IsSortedFunc(out, byComment) {
+		slices.SortStableFunc(out, byComment)
+	}
+	return slices.CompactFunc(out, func(a, b *Finding) bool {
 		return a.CommentID != 0 && a.CommentID == b.CommentID
 	})
 }
@@ -108,7 +121,7 @@ func materialKey(v EngineView, headSHA string) string {
 		}
 	}
 	ids = append(ids, -1)
-	for _, f := range ActiveFindings(v, headSHA) {
+	for _, f := range activeFindings(v, headSHA) {
 		ids = append(ids, f.CommentID)
 	}
 	ids = append(ids, -2, v.LatestReviewID)
@@ -203,7 +216,7 @@ func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
 		}
 		return false, why
 	}
-	if n := len(ActiveFindings(v, headSHA)); n > 0 {
+	if n := len(activeFindings(v, headSHA)); n > 0 {
 		return false, strconv.Itoa(n) + " active finding(s)"
 	}
 	return true, ""

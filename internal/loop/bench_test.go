@@ -1,0 +1,40 @@
+package loop
+
+import (
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// BenchmarkDecide decides on a large PR: three engines with 2,000 active
+// findings each, half of them already in the triage table.
+func BenchmarkDecide(b *testing.B) {
+	engines := []string{"bugbot", "claude", "copilot"}
+	st := active(sha1, engines...)
+	var views []EngineView
+	id := int64(1)
+	for i, e := range engines {
+		var fs []Finding
+		for range 2000 {
+			fd := f(id)
+			fd.Body = "a finding body of moderate length that the loop never reads"
+			fs = append(fs, fd)
+			if id%2 == 0 {
+				st.Triage = append(st.Triage, state.TriageRow{FindingID: fd.ID, Engine: e, CommentID: id, Tier: 3, Outcome: OutcomeEscalated})
+			}
+			id++
+		}
+		v := done(e, sha1, int64(100+i), fs...)
+		v.MultiVerdict = e == "claude"
+		views = append(views, v)
+	}
+	o := obs(sha1, 0, views...)
+	cfg := DefaultConfig()
+	b.ReportAllocs()
+	for b.Loop() {
+		p, _ := Decide(st, o, cfg)
+		if p.Action != ActionFix || len(p.Triage) != 3000 {
+			b.Fatalf("plan %s with %d findings", p.Action, len(p.Triage))
+		}
+	}
+}
