@@ -120,8 +120,8 @@ func TestRule_ST1_SingleVerdictOnlyTheLatestReviewIsActive(t *testing.T) {
 	t.Parallel()
 	v := done("bugbot", sha2, 20,
 		Finding{CommentID: 1, ReviewID: 10, ReviewSHA: sha1}, // older review: stale
-		Finding{CommentID: 2},                                 // latest review
-		Finding{CommentID: 3, Resolved: true},                 // latest, resolved
+		Finding{CommentID: 2},                                // latest review
+		Finding{CommentID: 3, Resolved: true},                // latest, resolved
 	)
 	tests := []struct {
 		name string

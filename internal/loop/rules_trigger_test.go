@@ -385,9 +385,16 @@ func TestApplyCommand(t *testing.T) {
 			func(s state.State) bool { return len(s.Approvals) == 1 && s.Approvals[0].Direction == "d2" }, nil, ""},
 		{"skip records the finding once", active(sha1), Command{Kind: CommandSkip, FindingID: "x"},
 			func(s state.State) bool { return slices.Equal(s.Skips, []string{"x"}) }, nil, ""},
-		{"reset starts over keeping the event log", func() state.State { s := active(sha1); s.Commits = 9; s.Events = []state.Event{{Name: "run-start"}}; return s }(),
+		{"reset starts over keeping the event log", func() state.State {
+			s := active(sha1)
+			s.Commits = 9
+			s.Events = []state.Event{{Name: "run-start"}}
+			return s
+		}(),
 			Command{Kind: CommandReset},
-			func(s state.State) bool { return s.Commits == 0 && len(s.Events) == 2 && s.Status == state.StatusActive }, nil, ""},
+			func(s state.State) bool {
+				return s.Commits == 0 && len(s.Events) == 2 && s.Status == state.StatusActive
+			}, nil, ""},
 		{"start on an active loop changes nothing", active(sha1), Command{Kind: CommandStart},
 			func(s state.State) bool { return s.Status == state.StatusActive && len(s.Events) == 0 }, nil, ""},
 		{"approve needs an id", active(sha1), Command{Kind: CommandApprove}, nil, nil, "finding id is required"},
