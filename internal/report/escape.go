@@ -1,0 +1,109 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxTitleRunes is how many runes of an untrusted title a table cell keeps.
+const MaxTitleRunes = 100
+
+// maxNoteRunes bounds longer untrusted text such as notes.
+const maxNoteRunes = 300
+
+// Escape makes untrusted text (finding titles, justifications, notes
+// written by review bots) safe for one markdown table cell or one line:
+// it keeps at most max runes (adding "…" when cut), turns line breaks and
+// tabs into spaces, drops other control and bidi-override characters,
+// escapes the markdown characters that could start a link, emphasis or a
+// cell break, escapes HTML so no tag, entity or `-->` survives, and breaks
+// @-mentions so a title cannot ping anyone or issue a command. max <= 0
+// keeps everything.
+func Escape(s string, max int) string {
+	s = Plain(s, max)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch r {
+		case '\\', '|', '[', ']', '*', '_', '`', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '@':
+			b.WriteString("@\u200b")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Plain makes untrusted text safe for a terminal line: one line, no
+// control or bidi-override characters (no escape sequences), at most max
+// runes.
+func Plain(s string, max int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case unicode.IsControl(r), isBidi(r), r == '\u2028', r == '\u2029':
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if max > 0 && utf8.RuneCountInString(s) > max {
+		s = strings.TrimSpace(truncate(s, max-1)) + "…"
+	}
+	return s
+}
+
+func isBidi(r rune) bool {
+	return r >= '\u202A' && r <= '\u202E' || r >= '\u2066' && r <= '\u2069' || r == '\u200E' || r == '\u200F' || r == '\u061C'
+}
+
+func truncate(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+// code renders trusted-but-arbitrary text (a configured command, a finding
+// id) as one inline code span that nothing inside can close, on one line
+// and without `-->`.
+func code(s string) string {
+	s = Plain(s, 0)
+	s = strings.ReplaceAll(s, "-->", "-- >")
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func trimSlash(s string) string { return strings.TrimRight(s, "/") }
