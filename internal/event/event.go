@@ -123,6 +123,9 @@ type Wake struct {
 	Source string
 	// Command is the command of a KindCommand wake; nil otherwise.
 	Command *Command
+	// CommentID is the id of the comment that carried a command, so the
+	// caller can acknowledge it with a reaction; 0 otherwise.
+	CommentID int64
 	// Engines are the engines a workflow_dispatch asked for (input
 	// `engines`, space- or comma-separated); empty means the configured set.
 	Engines []string
@@ -468,6 +471,7 @@ func parseIssueComment(payload []byte, cfg Config) (Wake, error) {
 	}
 	w.Kind = KindCommand
 	w.Command = &cmd
+	w.CommentID = c.GetID()
 	w.Reason = fmt.Sprintf("@%s commanded %q on PR #%d", author.GetLogin(), string(cmd.Kind), issue.GetNumber())
 	return w, nil
 }

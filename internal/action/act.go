@@ -1,0 +1,395 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/git"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/state"
+	"github.com/review-loop/review-loop/internal/triage"
+)
+
+// act carries out the plan.
+func (c *prCycle) act(ctx context.Context) error {
+	if c.plan.MarkReady {
+		// IN3: a draft PR makes a push-triggered prose engine no-op.
+		if err := c.gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
+			return fmt.Errorf("marking the draft PR ready for review (IN3): %w", err)
+		}
+		c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
+	}
+	switch c.plan.Action {
+	case loop.ActionTrigger:
+		c.triggerAll(ctx, c.plan.Triggers)
+	case loop.ActionWait:
+		return c.waitInJob(ctx)
+	case loop.ActionFix:
+		return c.fixCycle(ctx)
+	case loop.ActionHandBack:
+		return c.handBack(ctx)
+	}
+	return nil
+}
+
+// triggerAll fires each requested trigger (T1), skipping our identical
+// recent one (T5) and retrying a failure once after a delay (T6).
+func (c *prCycle) triggerAll(ctx context.Context, reqs []loop.TriggerRequest) {
+	var results []loop.TriggerResult
+	for _, req := range reqs {
+		e, ok := c.registry.Lookup(req.Engine)
+		if !ok {
+			continue
+		}
+		results = append(results, c.triggerOne(ctx, e, req))
+	}
+	c.st = loop.RecordTriggers(c.st, results, c.Now())
+}
+
+func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.TriggerRequest) loop.TriggerResult {
+	res := loop.TriggerResult{Engine: req.Engine, SHA: req.SHA}
+	gh, ourLogin, userToken := engines.GitHub(c.gh), c.obs.ViewerLogin, false
+	caps := e.Capabilities()
+	if caps.Trigger == engines.TriggerComment && !caps.AcceptsBotTrigger && c.trigger != nil {
+		gh, userToken = c.trigger, true
+		ourLogin = "" // the trigger identity is a user; T5 compares bodies from any of us
+	}
+	if body := e.TriggerBody(); body != "" && len(c.obs.IssueComments) > 0 {
+		last := c.obs.IssueComments[len(c.obs.IssueComments)-1]
+		author := ourLogin
+		if author == "" {
+			author = last.Author.Login
+		}
+		if loop.ShouldSkipDuplicateTrigger(loop.Comment{Author: last.Author.Login, Body: last.Body, CreatedAt: last.CreatedAt}, author, body, c.Now(), c.loopCfg.DuplicateWindow) {
+			res.Skipped, res.SignalID = true, last.DatabaseID
+			return res
+		}
+	}
+	pr := engines.PRRef{Owner: c.owner, Repo: c.repo, Number: c.number, UserToken: userToken}
+	id, err := e.Trigger(ctx, gh, pr)
+	if errors.Is(err, engines.ErrTriggerUnavailable) {
+		// The engine reviews pushes by itself; the loop waits for that run.
+		c.Log.Info("trigger unavailable; relying on the engine's automatic run", "engine", req.Engine)
+		return res
+	}
+	if err != nil {
+		c.Log.Warn("trigger failed; retrying once", "engine", req.Engine, "err", err)
+		if serr := c.Sleep(ctx, c.TriggerRetryDelay); serr != nil {
+			res.Err = serr.Error()
+			return res
+		}
+		c.waited += c.TriggerRetryDelay
+		if id, err = e.Trigger(ctx, gh, pr); err != nil {
+			res.Err = err.Error()
+			c.gha.Warningf("review-loop: triggering %s failed twice: %v", req.Engine, err)
+			return res
+		}
+	}
+	res.SignalID = id
+	return res
+}
+
+// fixCycle triages the plan's findings, fixes Tier 1 and approved Tier 2
+// ones in the checkout, commits once, pushes, resolves and replies, then
+// retriggers every engine (T7).
+func (c *prCycle) fixCycle(ctx context.Context) error {
+	approvals := map[string]string{}
+	for _, a := range c.st.Approvals {
+		approvals[a.FindingID] = a.Direction
+	}
+	skips := map[string]bool{}
+	for _, s := range c.st.Skips {
+		skips[s] = true
+	}
+	table := triage.Classify(c.plan.Triage, triage.Inputs{
+		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
+		CopilotOnly: c.cfg.CopilotOnly,
+	})
+	byID := map[string]loop.Finding{}
+	for _, f := range c.plan.Triage {
+		byID[f.ID] = f
+	}
+	var todo []loop.Finding
+	for _, id := range table.Fixable() {
+		todo = append(todo, byID[id])
+	}
+
+	var cyc fix.CycleResult
+	var fixErr error
+	var pushed string
+	if len(todo) > 0 {
+		if c.obs.IsFork {
+			c.notices = append(c.notices, "fork PR: report-only — no fixer, no test command, no push")
+		} else {
+			cyc, fixErr = c.runFixes(ctx, todo)
+		}
+	}
+	outcomes := map[string]fix.Result{}
+	for _, r := range cyc.Results {
+		outcomes[r.ID] = r
+	}
+	rows := make([]state.TriageRow, 0, len(table.Rows))
+	for _, row := range table.Rows {
+		out := string(row.Outcome)
+		if r, ok := outcomes[row.FindingID]; ok {
+			out = fixOutcome(r.Outcome)
+		}
+		if fixErr != nil && out == loop.OutcomeFixed {
+			out = loop.OutcomeReverted
+		}
+		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
+			Tier: int(row.Tier), Justification: row.Justification, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
+	}
+	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
+	if fixErr != nil {
+		return fmt.Errorf("fix cycle: %w", fixErr)
+	}
+	if cyc.Commit && c.st.Status == state.StatusActive {
+		sha, err := c.commitAndPush(ctx, cyc, byID)
+		if err != nil {
+			return err
+		}
+		pushed = sha
+	}
+	c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	if pushed != "" {
+		c.retrigger(ctx, pushed)
+	}
+	return nil
+}
+
+func fixOutcome(o fix.Outcome) string {
+	switch o {
+	case fix.OutcomeFixed:
+		return loop.OutcomeFixed
+	case fix.OutcomeOutdated:
+		return loop.OutcomeOutdated
+	case fix.OutcomeDisagreed:
+		return loop.OutcomeDisagreed
+	}
+	return loop.OutcomeReverted
+}
+
+// gitRunner returns the git runner of the checkout, with tokens kept out
+// of git's environment.
+func (c *prCycle) gitRunner() *git.Runner {
+	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ())}
+}
+
+// runFixes puts the checkout on the PR head and runs the fix pipeline.
+func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding) (fix.CycleResult, error) {
+	g := c.gitRunner()
+	if err := c.checkoutHead(ctx, g); err != nil {
+		return fix.CycleResult{}, err
+	}
+	argv := func(name, s string) ([]string, error) {
+		if s == "" {
+			return nil, nil
+		}
+		a, err := fix.SplitCommand(s)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", name, err)
+		}
+		return a, nil
+	}
+	var errs []error
+	test, err := argv("test-command", c.cfg.TestCommand)
+	errs = append(errs, err)
+	setup, err := argv("setup-command", c.cfg.SetupCommand)
+	errs = append(errs, err)
+	lint, err := argv("lint-command", c.cfg.LintCommand)
+	errs = append(errs, err)
+	fixer, err := argv("fixer-command", c.cfg.FixerCommand)
+	errs = append(errs, err)
+	if err := errors.Join(errs...); err != nil {
+		return fix.CycleResult{}, err
+	}
+	p := fix.NewPipeline(fix.Config{
+		Dir: c.cfg.Workspace, Git: g, Env: fix.StripTokens(os.Environ()),
+		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
+		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
+	})
+	directions := map[string]string{}
+	for _, a := range c.st.Approvals {
+		directions[a.FindingID] = a.Direction
+	}
+	provider := fix.ProviderSuggestions
+	if c.cfg.Fixer == "command" {
+		provider = fix.ProviderCommand
+	}
+	res, err := p.RunCycle(ctx, fix.CycleInput{Findings: todo, Directions: directions, Provider: provider, Fork: c.obs.IsFork})
+	for _, l := range res.Log {
+		c.Log.Info("fix", "step", l)
+	}
+	return res, err
+}
+
+// checkoutHead makes sure the checkout is the PR head branch at the
+// observed head SHA; anything else is refused (W3).
+func (c *prCycle) checkoutHead(ctx context.Context, g *git.Runner) error {
+	head, err := g.Head(ctx)
+	if err == nil && head == c.obs.HeadSHA {
+		if branch, berr := g.Run(ctx, "rev-parse", "--abbrev-ref", "HEAD"); berr == nil && strings.TrimSpace(branch) == c.obs.HeadRef {
+			return nil
+		}
+	}
+	ref := "refs/remotes/origin/" + c.obs.HeadRef
+	if _, err := g.Run(ctx, "fetch", "--no-tags", "origin", "refs/heads/"+c.obs.HeadRef+":"+ref); err != nil {
+		return fmt.Errorf("fetching the PR head branch %s: %w", c.obs.HeadRef, err)
+	}
+	if _, err := g.Run(ctx, "checkout", "-B", c.obs.HeadRef, ref); err != nil {
+		return fmt.Errorf("checking out the PR head branch %s: %w", c.obs.HeadRef, err)
+	}
+	if head, err = g.Head(ctx); err != nil {
+		return err
+	}
+	if head != c.obs.HeadSHA {
+		return &git.RefusedError{Rule: "W3", Reason: fmt.Sprintf("the branch head %s is not the observed PR head %s: someone pushed", shortSHA(head), shortSHA(c.obs.HeadSHA))}
+	}
+	return nil
+}
+
+// commitAndPush makes the cycle's one commit (B6, E4), records it as the
+// pending push before pushing (E5), pushes, and records the push.
+func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID map[string]loop.Finding) (string, error) {
+	protected, err := c.gh.BranchProtected(ctx, c.owner, c.repo, c.obs.HeadRef)
+	if err != nil {
+		return "", fmt.Errorf("asking whether %s is protected: %w", c.obs.HeadRef, err)
+	}
+	repo := &git.Repo{Git: c.gitRunner(), Guard: git.Guard{
+		HeadBranch: c.obs.HeadRef, DefaultBranch: c.obs.DefaultBranch, Protected: protected,
+		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
+	}}
+	var closed []git.Closed
+	for _, id := range cyc.Fixed() {
+		f := byID[id]
+		closed = append(closed, git.Closed{ID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Title: f.Title})
+	}
+	msg := git.Message(c.st.Iteration, c.number, cyc.Changed, closed)
+	sha, err := repo.Commit(ctx, git.CommitRequest{Files: cyc.Changed, Message: msg, Author: git.Identity{Name: c.cfg.AuthorName, Email: c.cfg.AuthorEmail}})
+	if err != nil {
+		_ = repo.Git.RestoreAll(ctx)
+		return "", fmt.Errorf("committing the cycle's fixes: %w", err)
+	}
+	c.st = loop.RecordPendingPush(c.st, sha)
+	if err := c.save(ctx); err != nil { // write-ahead: saved before the push
+		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
+		return "", err
+	}
+	if err := repo.Push(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
+		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
+		return "", fmt.Errorf("pushing the fix commit: %w", err)
+	}
+	c.st = loop.RecordPush(c.st, sha)
+	c.res.Pushed = sha
+	if c.cfg.PushToken == c.cfg.GitHubToken {
+		if st, isNew := loop.RecordNotice(c.st, "push-with-github-token"); isNew {
+			c.st = st
+			c.gha.Noticef("review-loop: the fix commit was pushed with GITHUB_TOKEN, so it starts no workflow (the PR's CI will not run on it); set push-token to an app token or PAT to run CI on fixes. review-loop re-dispatches itself instead.")
+		}
+	}
+	return sha, nil
+}
+
+// replyAndResolve posts replies one after another (E7) and resolves the
+// threads of fixed, outdated and disagreed findings in one request (E6);
+// Tier 3 and escalated threads stay open.
+func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) {
+	var threads []string
+	replied := map[string]bool{}
+	for _, r := range cyc.Results {
+		f := byID[r.ID]
+		switch r.Outcome {
+		case fix.OutcomeFixed:
+			if pushed && f.ThreadID != "" {
+				threads = append(threads, f.ThreadID)
+			}
+		case fix.OutcomeOutdated, fix.OutcomeDisagreed:
+			if r.Reply != "" && f.CommentID != 0 {
+				c.reply(ctx, f, r.Reply)
+				replied[r.ID] = true
+				if f.ThreadID != "" {
+					threads = append(threads, f.ThreadID)
+				}
+			}
+		}
+	}
+	for _, row := range table.Rows {
+		f := byID[row.FindingID]
+		if row.Reply == "" || replied[row.FindingID] || f.CommentID == 0 || row.Tier == triage.Tier(3) {
+			continue
+		}
+		c.reply(ctx, f, row.Reply)
+		if f.ThreadID != "" {
+			threads = append(threads, f.ThreadID)
+		}
+	}
+	if len(threads) == 0 {
+		return
+	}
+	failed, err := c.gh.ResolveThreads(ctx, threads)
+	if err == nil {
+		for _, e := range failed {
+			if e != nil {
+				err = e
+				break
+			}
+		}
+	}
+	if err != nil {
+		if github.IsPermission(err) {
+			if st, isNew := loop.RecordNotice(c.st, "resolve-permission"); isNew {
+				c.st = st
+				c.gha.Warningf("review-loop: resolving review threads is not permitted for this token (%v); the threads stay open and the findings still count as fixed", err)
+			}
+			return
+		}
+		c.gha.Warningf("review-loop: resolving review threads: %v", err)
+	}
+}
+
+func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
+	if _, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body); err != nil {
+		c.gha.Warningf("review-loop: replying to %s: %v", f.ID, err)
+	}
+}
+
+// retrigger asks every engine to review the pushed commit (T7).
+func (c *prCycle) retrigger(ctx context.Context, sha string) {
+	reqs := loop.RetriggerAfterPush(c.st, c.views, sha, c.loopCfg)
+	c.triggerAll(ctx, reqs)
+}
+
+// handBack files non-blocking follow-up issues when asked (J5).
+func (c *prCycle) handBack(ctx context.Context) error {
+	if c.cfg.NonBlocking != "issue" {
+		return nil
+	}
+	for _, it := range c.st.NonBlocking {
+		key := "issue:" + it.ID
+		st, isNew := loop.RecordNotice(c.st, key)
+		if !isNew {
+			continue
+		}
+		body := fmt.Sprintf("Non-blocking review item from %s on #%d (%s).\n\n%s", it.Engine, c.number, c.obs.URL, it.Title)
+		if it.Path != "" {
+			body += fmt.Sprintf("\n\nLocation: `%s`", it.Path)
+			if it.Line > 0 {
+				body += fmt.Sprintf(" line %d", it.Line)
+			}
+		}
+		n, url, err := c.gh.CreateIssue(ctx, c.owner, c.repo, "Follow-up: "+it.Title, body, []string{"review-loop"})
+		if err != nil {
+			return fmt.Errorf("filing the non-blocking item %s as an issue: %w", it.ID, err)
+		}
+		c.st = st
+		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
+	}
+	return nil
+}

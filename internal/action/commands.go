@@ -1,0 +1,136 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// runCycleCommand is `review-loop cycle [--dry-run]`.
+func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{msg: err.Error()}
+	}
+	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
+	cfg, err := LoadConfig(env.Getenv)
+	for _, s := range cfg.Secrets() {
+		gha.AddMask(s)
+	}
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			gha.Errorf("review-loop: %s", line)
+		}
+		return err
+	}
+	cfg.DryRun = cfg.DryRun || *dry
+	res, err := Run(ctx, Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			gha.Errorf("review-loop: %s", line)
+		}
+		return err
+	}
+	if cfg.DryRun {
+		for _, pr := range res.PRs {
+			fmt.Fprintf(env.Stdout, "PR #%d: plan %s — %s\n", pr.PR, pr.Plan.Action, pr.Plan.Why)
+			for _, t := range pr.Plan.Triggers {
+				fmt.Fprintf(env.Stdout, "  would trigger %s for %s\n", t.Engine, shortSHA(t.SHA))
+			}
+			for _, f := range pr.Plan.Triage {
+				fmt.Fprintf(env.Stdout, "  would triage %s (%s:%d)\n", f.ID, f.Path, f.Line)
+			}
+		}
+	}
+	return nil
+}
+
+// runStatusCommand is `review-loop status --repo O/R --pr N`: it prints
+// the loop's status, per engine the two lines of S4, the triage table and
+// the event log, without writing anything.
+func runStatusCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	repo := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository as owner/name")
+	pr := fs.Int("pr", 0, "pull request number")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{msg: err.Error()}
+	}
+	owner, name, ok := strings.Cut(*repo, "/")
+	if !ok || owner == "" || name == "" || *pr <= 0 {
+		return &usageError{msg: "status needs --repo owner/name and --pr N"}
+	}
+	token := env.Getenv("GH_TOKEN")
+	if token == "" {
+		token = env.Getenv("GITHUB_TOKEN")
+	}
+	if token == "" {
+		fmt.Fprintln(env.Stderr, "review-loop: status needs a token in GH_TOKEN or GITHUB_TOKEN")
+		return errors.New("no token")
+	}
+	api := env.Getenv("GITHUB_API_URL")
+	gh, err := github.New(github.Options{Token: token, APIURL: api, GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
+	if err != nil {
+		return err
+	}
+	obs, err := gh.Observe(ctx, owner, name, *pr)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
+		return err
+	}
+	text, err := statusText(obs, *repo, *pr, env.Getenv("GITHUB_SERVER_URL"))
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
+		return err
+	}
+	_, err = io.WriteString(env.Stdout, text)
+	return err
+}
+
+// statusText renders the saved state of a PR for a terminal.
+func statusText(obs *github.Observation, repo string, pr int, server string) (string, error) {
+	for _, ic := range obs.IssueComments {
+		st, found, err := state.Decode(ic.Body)
+		if !found {
+			continue
+		}
+		if obs.ViewerLogin != "" && !sameLogin(ic.Author.Login, obs.ViewerLogin) && !strings.HasPrefix(strings.ToLower(ic.Author.Login), "github-actions") {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
+		}
+		return report.StatusText(report.Input{State: st, PRURL: obs.URL, ServerURL: server, Repo: repo, Number: pr, LastCommit: obs.HeadSHA}), nil
+	}
+	return fmt.Sprintf("PR #%d: no review-loop status comment yet\n", pr), nil
+}
+
+// runDemoCommand is `review-loop demo`; main injects the demo (it lives in
+// a package that imports this one) through Env.Demo.
+func runDemoCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
+	if env.Demo == nil {
+		return errors.New("this build has no demo")
+	}
+	return env.Demo(ctx, args, env, logger)
+}
+
+// DemoFunc runs the demo subcommand.
+type DemoFunc func(ctx context.Context, args []string, env Env, logger *slog.Logger) error

@@ -1,0 +1,410 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/judge"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// prCycle is one pull request's cycle in progress.
+type prCycle struct {
+	*runner
+	wake    event.Wake
+	owner   string
+	repo    string
+	number  int
+	started time.Time
+	// waited is in-job waiting, excluded from active work (B2).
+	waited time.Duration
+
+	obs      *github.Observation
+	st       state.State
+	comment  *github.IssueComment // our status comment, nil before the first save
+	claim    string               // this run's claim token in the status comment
+	selected []engines.Engine
+	env      engines.Env
+	views    []loop.EngineView
+	plan     loop.Plan
+	notices  []string
+	res      PRResult
+}
+
+// errLostRace means another run changed the status comment since this one
+// read it: that run owns the cycle (optimistic concurrency).
+var errLostRace = errors.New("another run updated the status comment first; this run stops without acting")
+
+// cycle runs one loop cycle for one PR: load state, observe, decide, act,
+// save, chain. DESIGN.md "One cycle per workflow run".
+func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResult, error) {
+	c := &prCycle{runner: r, wake: wake, owner: wake.Owner, repo: wake.Repo, number: number, started: r.Now()}
+	c.res.PR = number
+	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
+	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
+	defer r.gha.EndGroup()
+	err := c.run(ctx)
+	if errors.Is(err, errLostRace) {
+		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
+		c.res.Skipped = err.Error()
+		return c.res, nil
+	}
+	return c.res, err
+}
+
+func (c *prCycle) run(ctx context.Context) error {
+	if err := c.observe(ctx); err != nil {
+		return err
+	}
+	if err := c.load(); err != nil {
+		return err
+	}
+	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
+		c.res.Skipped = "no live loop on this PR"
+		return nil
+	}
+	if c.wake.Kind == event.KindCommand {
+		done, err := c.command(ctx)
+		if done || err != nil {
+			return err
+		}
+	}
+	if c.obs.State != "OPEN" && c.st.Status == "" {
+		return fmt.Errorf("PR #%d is not OPEN — current state: %s", c.number, c.obs.State)
+	}
+	if err := c.selectEngines(ctx); err != nil {
+		return err
+	}
+	c.observeEngines()
+	judges, err := c.judgeAll(ctx)
+	if err != nil {
+		return err
+	}
+
+	before := c.st
+	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
+	c.res.Plan = c.plan
+	c.logPlan()
+	if c.cfg.DryRun {
+		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
+		c.res.State, c.res.Outputs = c.st, c.outputs()
+		return nil
+	}
+	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
+		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
+		c.res.State, c.res.Outputs = before, c.outputs()
+		return nil
+	}
+	// Claim the cycle before acting: the first write fails if another run
+	// changed the comment since we read it.
+	if err := c.save(ctx); err != nil {
+		return err
+	}
+	actErr := c.act(ctx)
+	if errors.Is(actErr, errLostRace) {
+		return actErr
+	}
+	if actErr != nil {
+		c.st = loop.RecordError(c.st, actErr.Error(), false, c.Now())
+		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
+	}
+	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
+	if err := c.save(ctx); err != nil {
+		return errors.Join(actErr, err)
+	}
+	c.chain(ctx)
+	c.finish()
+	return actErr
+}
+
+// observe reads the PR in one query (plus pages).
+func (c *prCycle) observe(ctx context.Context) error {
+	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
+	if err != nil {
+		return fmt.Errorf("observing PR #%d: %w", c.number, err)
+	}
+	c.obs = obs
+	return nil
+}
+
+// load finds our status comment (by marker AND author) and decodes the
+// state; a state comment written by anyone else is ignored and reported.
+func (c *prCycle) load() error {
+	c.st = state.New()
+	for i := range c.obs.IssueComments {
+		ic := &c.obs.IssueComments[i]
+		st, found, err := state.Decode(ic.Body)
+		if !found {
+			continue
+		}
+		if !sameLogin(ic.Author.Login, c.obs.ViewerLogin) {
+			c.gha.Warningf("review-loop: ignored a review-loop state comment written by @%s (comment %d): only review-loop's own identity (@%s) may hold the state",
+				ic.Author.Login, ic.DatabaseID, c.obs.ViewerLogin)
+			continue
+		}
+		var newer *state.NewerVersionError
+		if errors.As(err, &newer) {
+			return fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
+		}
+		c.comment = ic
+		if err != nil {
+			c.gha.Warningf("review-loop: the state in status comment %d is unreadable (%v); starting a new loop there", ic.DatabaseID, err)
+			c.st = state.New()
+			continue
+		}
+		c.st = st
+	}
+	return nil
+}
+
+func sameLogin(a, b string) bool {
+	norm := func(s string) string { return strings.TrimSuffix(strings.ToLower(s), "[bot]") }
+	return a != "" && norm(a) == norm(b)
+}
+
+// command applies a maintainer command; done means the cycle ends here.
+func (c *prCycle) command(ctx context.Context) (bool, error) {
+	cmd := c.wake.Command
+	if cmd == nil {
+		return true, nil
+	}
+	c.react(ctx, "eyes")
+	now := c.Now()
+	switch cmd.Kind {
+	case event.CommandStatus:
+		if c.st.Status == "" {
+			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
+		}
+		c.selectEnginesQuiet()
+		c.observeEngines()
+		c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+		c.res.Plan = c.plan
+		if err := c.save(ctx); err != nil {
+			return true, err
+		}
+		c.finish()
+		return true, nil
+	case event.CommandUnknown:
+		c.gha.Warningf("review-loop: %s", cmd.Message)
+		c.react(ctx, "confused")
+		return true, nil
+	}
+	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
+	st, err := loop.ApplyCommand(c.st, lc)
+	if err != nil {
+		c.gha.Warningf("review-loop: %v", err)
+		c.react(ctx, "confused")
+		return true, nil
+	}
+	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
+		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
+		if err != nil {
+			c.gha.Warningf("review-loop: start: %v", err)
+			c.react(ctx, "confused")
+			return true, nil
+		}
+		st.Engines = names
+	}
+	c.st = st
+	switch cmd.Kind {
+	case event.CommandStop, event.CommandApprove, event.CommandSkip:
+		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {
+			c.selectEnginesQuiet()
+			c.observeEngines()
+			c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+			c.res.Plan = c.plan
+			if err := c.save(ctx); err != nil {
+				return true, err
+			}
+			c.finish()
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// react acknowledges a command with a reaction; failure only logs.
+func (c *prCycle) react(ctx context.Context, content string) {
+	if c.cfg.DryRun || c.wake.CommentID == 0 {
+		return
+	}
+	if err := c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content); err != nil {
+		c.Log.Warn("adding a reaction", "comment", c.wake.CommentID, "err", err)
+	}
+}
+
+// selectEngines decides the loop's engines (IN2): those saved in state, the
+// `engines` input, or every installed engine.
+func (c *prCycle) selectEngines(ctx context.Context) error {
+	c.env = engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now()}
+	names := c.st.Engines
+	if len(names) == 0 && len(c.cfg.Engines) > 0 {
+		var err error
+		if names, err = c.registry.ParseNames(strings.Join(c.cfg.Engines, ",")); err != nil {
+			return fmt.Errorf("input engines: %w", err)
+		}
+	}
+	if len(names) == 0 {
+		// Reading the workflow files tells whether Claude is installed;
+		// done once per loop, when the loop starts.
+		files, err := c.gh.WorkflowFiles(ctx, c.owner, c.repo, c.obs.DefaultBranch)
+		if err != nil {
+			c.Log.Warn("reading .github/workflows", "err", err)
+		}
+		for _, f := range files {
+			c.env.WorkflowFiles = append(c.env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
+		}
+		if err == nil && c.env.WorkflowFiles == nil {
+			c.env.WorkflowFiles = []engines.WorkflowFile{}
+		}
+		var notices []string
+		names, notices = c.registry.Default(c.obs, c.env)
+		c.notices = append(c.notices, notices...)
+		for _, n := range notices {
+			c.gha.Noticef("review-loop: %s", n)
+		}
+		if len(names) == 0 {
+			return errors.New("no review engine is installed on this repository; name engines in the `engines` input")
+		}
+	}
+	c.st.Engines = names
+	c.selected = c.selected[:0]
+	for _, n := range names {
+		e, ok := c.registry.Lookup(n)
+		if !ok {
+			return fmt.Errorf("state names engine %q, which this review-loop does not know (known: %s)", n, strings.Join(c.registry.Names(), ", "))
+		}
+		c.selected = append(c.selected, e)
+	}
+	return nil
+}
+
+// selectEnginesQuiet selects engines for a report without failing.
+func (c *prCycle) selectEnginesQuiet() {
+	c.env = engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now()}
+	c.selected = nil
+	names := c.st.Engines
+	if len(names) == 0 {
+		names = c.cfg.Engines
+	}
+	for _, n := range names {
+		if e, ok := c.registry.Lookup(n); ok {
+			c.selected = append(c.selected, e)
+		}
+	}
+}
+
+func (c *prCycle) observeEngines() {
+	c.views = c.views[:0]
+	for _, e := range c.selected {
+		c.views = append(c.views, e.Observe(c.obs, c.env))
+	}
+}
+
+// judgeAll asks the judge about prose-only engines where the loop needs a
+// verdict (J1, cached per SHA: J4).
+func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
+	out := map[string]loop.JudgeResult{}
+	for _, v := range c.views {
+		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {
+			continue
+		}
+		m := judge.Material{Engine: v.Engine, HeadSHA: c.obs.HeadSHA, VerdictSetProven: v.VerdictSetProven}
+		for _, vd := range v.Verdicts {
+			if vd.SHA == c.obs.HeadSHA {
+				m.Verdicts = append(m.Verdicts, vd)
+			}
+		}
+		for _, f := range loop.ActiveFindings(v, c.obs.HeadSHA) {
+			m.Findings = append(m.Findings, f)
+		}
+		res, err := judge.Run(ctx, c.judge, m)
+		if err != nil {
+			c.gha.Warningf("review-loop: judging %s: %v", v.Engine, err)
+		}
+		jr := loop.JudgeResult{Verdict: res.Verdict, Reason: res.Reason}
+		for i, it := range res.Items {
+			jr.Items = append(jr.Items, loop.Finding{
+				ID: fmt.Sprintf("%s-judge-%s-%d", v.Engine, shortSHA(c.obs.HeadSHA), i+1), Engine: v.Engine,
+				Title: it.Summary, Body: it.Summary, Path: it.Path, Line: it.Line, Severity: loop.SeverityUnknown,
+			})
+		}
+		out[v.Engine] = jr
+	}
+	return out, nil
+}
+
+func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Observation {
+	return loop.Observation{
+		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
+		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
+		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
+	}
+}
+
+func (c *prCycle) logPlan() {
+	c.Log.Info("decided", "pr", c.number, "action", c.plan.Action, "why", c.plan.Why, "reason", c.plan.EndReason)
+	for _, e := range c.plan.Engines {
+		// S4: two lines per engine, never collapsed.
+		fmt.Fprintf(c.Out, "%s: review %s%s\n", e.Engine, e.State, markSuffix(e))
+		fmt.Fprintf(c.Out, "%s: %d active finding(s)%s\n", e.Engine, len(e.Active), idList(e.Active))
+	}
+}
+
+func markSuffix(e loop.EngineReport) string {
+	s := ""
+	if e.Verdict != "" {
+		s += " · verdict " + string(e.Verdict)
+	}
+	if e.Note != "" {
+		s += " · " + e.Note
+	}
+	return s
+}
+
+func idList(ids []int64) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+// statusPlan reports every engine without deciding anything (status, stop).
+func statusPlan(st state.State, views []loop.EngineView, head string) loop.Plan {
+	p := loop.Plan{Action: loop.ActionNone, Why: "status only"}
+	if st.Status == state.StatusDone || st.Status == state.StatusStopped {
+		p.Action, p.EndReason = loop.ActionHandBack, loop.EndReason(st.EndReason)
+	}
+	for _, v := range views {
+		es := st.EngineStates[v.Engine]
+		rep := loop.EngineReport{Engine: v.Engine, State: loop.ReviewStateOf(es, v, head), LowConfidence: v.LowConfidence}
+		for _, f := range loop.ActiveFindings(v, head) {
+			rep.Active = append(rep.Active, f.CommentID)
+		}
+		if ok, _ := loop.IsClean(st, v, head); ok {
+			rep.Verdict = loop.VerdictClean
+		}
+		p.Engines = append(p.Engines, rep)
+	}
+	slices.SortFunc(p.Engines, func(a, b loop.EngineReport) int { return strings.Compare(a.Engine, b.Engine) })
+	return p
+}

@@ -1,0 +1,322 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/judge"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// Deps are a cycle's collaborators, built by the top layer or a test. Only
+// Config and Getenv are required; the rest take working defaults.
+type Deps struct {
+	Config Config
+	// Getenv reads the environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY...).
+	Getenv func(string) string
+	// Out receives workflow commands (stdout on a runner).
+	Out io.Writer
+	Log *slog.Logger
+	// Now is the clock; Sleep waits (in-job waits and the T6 retry delay).
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	// HTTPClient is the base transport for GitHub requests.
+	HTTPClient *http.Client
+	// ClientOptions adjust the GitHub clients (timeouts, retries).
+	ClientOptions github.Options
+	// TriggerRetryDelay is T6's delay before retrying a failed trigger.
+	TriggerRetryDelay time.Duration
+	// Judge overrides the judge built from the inputs.
+	Judge judge.Judge
+}
+
+// Result is what one run did, per pull request.
+type Result struct {
+	Wake event.Wake
+	PRs  []PRResult
+}
+
+// PRResult is one pull request's cycle.
+type PRResult struct {
+	PR      int
+	Plan    loop.Plan
+	State   state.State
+	Outputs map[string]string
+	// Skipped says why the cycle stopped without acting (another run won,
+	// the loop is finished...).
+	Skipped string
+	// Pushed is the SHA of the fix commit pushed this cycle.
+	Pushed string
+	// Dispatched is true when the cycle re-dispatched its workflow (W5).
+	Dispatched bool
+}
+
+func (d *Deps) defaults() {
+	if d.Out == nil {
+		d.Out = io.Discard
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Sleep == nil {
+		d.Sleep = func(ctx context.Context, dur time.Duration) error {
+			t := time.NewTimer(dur)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-t.C:
+				return nil
+			}
+		}
+	}
+	if d.TriggerRetryDelay == 0 {
+		d.TriggerRetryDelay = 30 * time.Second
+	}
+}
+
+// runner holds what every PR of one run shares.
+type runner struct {
+	Deps
+	cfg      Config
+	gha      *githubactions.Action
+	gh       *github.Client
+	trigger  *github.Client // built with trigger-token, nil without one
+	registry *engines.Registry
+	repoCfg  repoConfig
+	loopCfg  loop.Config
+	judge    judge.Judge
+}
+
+// Run runs one cycle: it reads what woke it, then advances the loop of each
+// pull request concerned. It is the whole of `review-loop cycle`.
+func Run(ctx context.Context, d Deps) (Result, error) {
+	d.defaults()
+	cfg := d.Config
+	gha := githubactions.New(githubactions.WithWriter(d.Out), githubactions.WithGetenv(d.Getenv))
+	for _, s := range cfg.Secrets() {
+		gha.AddMask(s)
+	}
+	r := &runner{Deps: d, cfg: cfg, gha: gha}
+
+	rc, err := loadRepoConfig(cfg.Workspace, cfg.ConfigFile)
+	if err != nil {
+		return Result{}, err
+	}
+	r.repoCfg = rc
+	if r.registry, err = buildRegistry(cfg, rc); err != nil {
+		return Result{}, err
+	}
+	if len(cfg.Engines) > 0 {
+		if _, err := r.registry.ParseNames(strings.Join(cfg.Engines, ",")); err != nil {
+			return Result{}, fmt.Errorf("input engines: %w", err)
+		}
+	}
+	if r.loopCfg, err = loopConfig(cfg); err != nil {
+		return Result{}, err
+	}
+	r.judge = d.Judge
+	if r.judge == nil {
+		if r.judge, err = buildJudge(cfg); err != nil {
+			return Result{}, err
+		}
+	}
+
+	payload, err := readPayload(cfg.EventPath)
+	if err != nil {
+		return Result{}, err
+	}
+	wake, err := event.Parse(cfg.EventName, payload, r.eventConfig())
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Wake: wake}
+	if wake.Kind == event.KindIgnore {
+		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
+		return res, nil
+	}
+	if wake.Owner == "" {
+		wake.Owner, wake.Repo = cfg.Owner, cfg.Repo
+	}
+
+	if r.gh, err = r.client(cfg.GitHubToken); err != nil {
+		return res, err
+	}
+	if cfg.TriggerToken != "" {
+		if r.trigger, err = r.client(cfg.TriggerToken); err != nil {
+			return res, err
+		}
+	}
+
+	prs, err := r.prsOf(ctx, wake)
+	if err != nil {
+		return res, err
+	}
+	var errs []error
+	for _, n := range prs {
+		pr, err := r.cycle(ctx, wake, n)
+		res.PRs = append(res.PRs, pr)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("PR #%d: %w", n, err))
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+func (r *runner) client(token string) (*github.Client, error) {
+	o := r.ClientOptions
+	o.Token, o.APIURL, o.GraphQLURL = token, r.cfg.APIURL, r.cfg.GraphQLURL
+	if o.HTTPClient == nil {
+		o.HTTPClient = r.HTTPClient
+	}
+	if o.Logger == nil {
+		o.Logger = r.Log
+	}
+	return github.New(o)
+}
+
+func readPayload(path string) ([]byte, error) {
+	if path == "" {
+		return []byte("{}"), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the event payload (GITHUB_EVENT_PATH): %w", err)
+	}
+	return b, nil
+}
+
+// eventConfig tells the event parser which signals wake the loop: the
+// check runs and apps of every known engine.
+func (r *runner) eventConfig() event.Config {
+	ec := event.Config{
+		TriggerPhrase:       r.cfg.TriggerPhrase,
+		AllowedAssociations: r.cfg.AllowedAssociations,
+		SelfWorkflow:        r.Getenv("GITHUB_WORKFLOW"),
+	}
+	if r.cfg.PR > 0 {
+		ec.PR = fmt.Sprint(r.cfg.PR)
+	}
+	for _, n := range r.registry.Names() {
+		e, _ := r.registry.Lookup(n)
+		c := e.Capabilities()
+		if c.CheckRunName != "" {
+			ec.WatchedCheckRuns = append(ec.WatchedCheckRuns, c.CheckRunName)
+		}
+		if c.CheckRunApp != "" && c.CheckRunApp != "github-actions" {
+			ec.WatchedApps = append(ec.WatchedApps, c.CheckRunApp)
+		}
+	}
+	ec.WatchedWorkflows = append(ec.WatchedWorkflows, "Claude Code Review", "Claude Code", "claude-code-review")
+	return ec
+}
+
+// sweepBudget bounds how many PRs a scheduled sweep visits in one run.
+const sweepBudget = 10
+
+// prsOf returns the PRs a wake concerns, looking them up when the payload
+// did not list them.
+func (r *runner) prsOf(ctx context.Context, w event.Wake) ([]int, error) {
+	switch {
+	case w.Kind == event.KindSweep:
+		open, err := r.gh.ListOpenPullRequests(ctx, w.Owner, w.Repo)
+		if err != nil {
+			return nil, fmt.Errorf("listing open pull requests for the sweep: %w", err)
+		}
+		// Oldest first: lower numbers were opened earlier.
+		slices.SortFunc(open, func(a, b github.PRRef) int { return a.Number - b.Number })
+		var out []int
+		for _, p := range open {
+			if len(out) == sweepBudget {
+				r.gha.Noticef("review-loop: sweep budget of %d PRs reached; the rest wait for the next sweep", sweepBudget)
+				break
+			}
+			out = append(out, p.Number)
+		}
+		return out, nil
+	case len(w.PRs) > 0:
+		return w.PRs, nil
+	case w.NeedsLookup():
+		prs, err := r.gh.PullRequestsForCommit(ctx, w.Owner, w.Repo, w.HeadSHA)
+		if err != nil {
+			return nil, fmt.Errorf("finding the pull requests of %s: %w", w.HeadSHA, err)
+		}
+		return prs, nil
+	case r.cfg.PR > 0:
+		return []int{r.cfg.PR}, nil
+	}
+	return nil, errors.New("no pull request: this event names none; set the `pr` input (IN1)")
+}
+
+func loopConfig(c Config) (loop.Config, error) {
+	lc := loop.DefaultConfig()
+	lc.MaxCommits = c.MaxCommits
+	lc.MaxActiveMinutes = c.MaxActiveMinutes
+	lc.MaxIdlePolls = c.MaxIdlePolls
+	lc.StallFactor = c.StallFactor
+	lc.MaxConsecutiveErrors = c.MaxConsecutiveErrors
+	lc.CopilotOnly = c.CopilotOnly
+	lc.MaxIterations = c.MaxIterations
+	lc.WaitInitial = c.WaitInitial
+	lc.PollInterval = c.PollInterval
+	lc.PollTimeout = c.PollTimeout
+	lc.KeepDraft = c.KeepDraft
+	if err := lc.Validate(); err != nil {
+		return lc, fmt.Errorf("inputs: %w", err)
+	}
+	return lc, nil
+}
+
+func buildJudge(c Config) (judge.Judge, error) {
+	switch {
+	case c.JudgeCommand != "":
+		argv, err := splitArgv(c.JudgeCommand)
+		if err != nil {
+			return nil, fmt.Errorf("input judge-command: %w", err)
+		}
+		return &judge.Command{Path: argv[0], Args: argv[1:], Dir: c.Workspace, Stderr: os.Stderr}, nil
+	case c.AnthropicAPIKey != "":
+		return judge.NewAnthropic(c.AnthropicAPIKey, c.JudgeModel), nil
+	}
+	return nil, nil
+}
+
+// reportPath is where the JSON report is written for the report-json output.
+func reportPath(getenv func(string) string, pr int) string {
+	dir := getenv("RUNNER_TEMP")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, fmt.Sprintf("review-loop-report-%d.json", pr))
+}
+
+// splitArgv splits a command input into argv without a shell.
+func splitArgv(s string) ([]string, error) {
+	argv, err := fix.SplitCommand(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return argv, nil
+}

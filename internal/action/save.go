@@ -1,0 +1,162 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// claimMarker prefixes the claim token hidden in the status comment; the
+// token says which run wrote the comment last.
+const claimMarker = "<!-- review-loop:claim "
+
+// reportInput gathers what the renderers need.
+func (c *prCycle) reportInput() report.Input {
+	in := report.Input{
+		State: c.st, Plan: c.plan, PRURL: c.obs.URL, ServerURL: c.cfg.ServerURL,
+		Repo: c.owner + "/" + c.repo, Number: c.number,
+		Bounds: report.Bounds{MaxCommits: c.cfg.MaxCommits, MaxActiveMinutes: c.cfg.MaxActiveMinutes,
+			MaxIdlePolls: c.cfg.MaxIdlePolls, MaxIterations: c.cfg.MaxIterations},
+		CopilotOnly: c.cfg.CopilotOnly, LastCommit: c.obs.HeadSHA, RegressionCommand: c.cfg.RegressionCommand,
+		Notices: c.notices, Titles: map[int64]string{},
+	}
+	if c.res.Pushed != "" {
+		in.LastCommit = c.res.Pushed
+	}
+	for _, v := range c.views {
+		for _, f := range v.Findings {
+			in.Titles[f.CommentID] = f.Title
+		}
+		if c.plan.Action == loop.ActionHandBack {
+			active := map[int64]bool{}
+			for _, f := range loop.ActiveFindings(v, c.obs.HeadSHA) {
+				active[f.CommentID] = true
+			}
+			for _, f := range v.Findings {
+				if !active[f.CommentID] && !f.Resolved {
+					in.StaleThreads++
+				}
+			}
+		}
+	}
+	return in
+}
+
+// save writes the status comment: the dashboard and the hidden state. A
+// comment that changed since this run read or last wrote it means another
+// run got there first: the run stops without acting (errLostRace).
+func (c *prCycle) save(ctx context.Context) error {
+	visible := report.StatusComment(c.reportInput()) + "\n" + claimMarker + c.claim + " -->"
+	body, err := state.Encode(visible, c.st)
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	if c.comment == nil {
+		ic, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body)
+		if err != nil {
+			return fmt.Errorf("creating the status comment: %w", err)
+		}
+		c.comment = &ic
+		return nil
+	}
+	cur, err := c.gh.GetIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID)
+	if err != nil {
+		return fmt.Errorf("reading the status comment: %w", err)
+	}
+	if cur.Body != c.comment.Body {
+		return errLostRace
+	}
+	if err := c.gh.UpdateIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID, body); err != nil {
+		return fmt.Errorf("updating the status comment: %w", err)
+	}
+	c.comment.Body = body
+	return nil
+}
+
+// outputs are the action's outputs for this PR.
+func (c *prCycle) outputs() map[string]string {
+	return report.Outputs(c.reportInput())
+}
+
+// finish sets the outputs and writes the job summary and JSON report.
+func (c *prCycle) finish() {
+	in := c.reportInput()
+	c.res.State = c.st
+	out := report.Outputs(in)
+	if b, err := report.JSON(in); err == nil {
+		path := reportPath(c.Getenv, c.number)
+		if werr := os.WriteFile(path, b, 0o644); werr == nil {
+			out["report-json"] = path
+		} else {
+			c.Log.Warn("writing the JSON report", "err", werr)
+		}
+	}
+	c.res.Outputs = out
+	if c.Getenv("GITHUB_OUTPUT") != "" {
+		for _, k := range sortedKeys(out) {
+			c.gha.SetOutput(k, out[k])
+		}
+	}
+	if c.Getenv("GITHUB_STEP_SUMMARY") != "" {
+		c.gha.AddStepSummary(report.JobSummary(in))
+	}
+	if c.plan.Action == loop.ActionHandBack {
+		c.gha.Noticef("review-loop: PR #%d handed back: %s", c.number, strings.TrimSpace(report.FollowUp(c.plan.EndReason)))
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// workflowFile is the running workflow's file name from GITHUB_WORKFLOW_REF
+// (owner/repo/.github/workflows/file.yml@ref).
+func workflowFile(ref string) string {
+	path, _, _ := strings.Cut(ref, "@")
+	if i := strings.Index(path, ".github/workflows/"); i >= 0 {
+		return path[i+len(".github/workflows/"):]
+	}
+	return ""
+}
+
+// chain re-dispatches this workflow after the cycle's own trigger or push
+// (W5): comments and pushes made with GITHUB_TOKEN start no workflow.
+func (c *prCycle) chain(ctx context.Context) {
+	acted := c.plan.Action == loop.ActionTrigger || c.res.Pushed != ""
+	if !acted || c.st.Status != state.StatusActive {
+		return
+	}
+	file := workflowFile(c.cfg.WorkflowRef)
+	if file == "" {
+		return
+	}
+	err := c.gh.DispatchWorkflow(ctx, c.owner, c.repo, file, c.obs.DefaultBranch, map[string]any{"pr": strconv.Itoa(c.number)})
+	if err == nil {
+		c.res.Dispatched = true
+		return
+	}
+	st, isNew := loop.RecordNotice(c.st, "dispatch-setup")
+	if !isNew {
+		return
+	}
+	c.st = st
+	c.gha.Warningf("review-loop: could not re-dispatch %s (%v): give the workflow a workflow_dispatch trigger with a `pr` input and `actions: write`; until then the loop relies on engine events and the scheduled sweep (W5)", file, err)
+	if serr := c.save(ctx); serr != nil {
+		c.Log.Warn("saving the dispatch notice", "err", serr)
+	}
+}
