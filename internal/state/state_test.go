@@ -1,0 +1,329 @@
+package state
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// full has every field of SC1 set.
+func full() State {
+	return State{
+		Version: Version, Status: StatusActive, EndReason: "", StartedAt: t0,
+		Iteration: 3, Commits: 2, ActiveSeconds: 4242, IdlePolls: 4,
+		Engines:     []string{"bugbot", "claude", "copilot"},
+		LastPushSHA: "aaa", PendingPushSHA: "bbb", LastObservedSHA: "aaa",
+		NoProgress: map[string]map[string]int{"bugbot": {"nil": 1}},
+		EngineStates: map[string]EngineState{
+			"bugbot": {Review: ReviewDone, TriggeredSHA: "aaa", TriggeredAt: t0, WaitSHA: "aaa", WaitSince: t0,
+				SignalID: 9, LastSeenReviewID: 2233029557, LastSeenReviewSHA: "aaa", LastSeenCommentID: 2233029558,
+				FirstReviewSeen: true, Mark: MarkHung, MarkSHA: "aaa", MarkNote: "stalled", ConsecutiveErrors: 1,
+				LastErrorSignalID: 8, InitialWaitDone: true, Cycles: 2, Fixed: 1, Approved: 1, Escalated: 1, Skipped: 1},
+			"claude": {Review: ReviewRunning, Judge: &JudgeCache{Verdict: "NON_BLOCKING", SHA: "aaa", Material: "f00",
+				Reason: "nits", Items: []Item{{ID: "c-1", Engine: "claude", Title: "naming", Path: "a.go", Line: 3, SHA: "aaa"}}}},
+		},
+		NonBlocking:   []Item{{ID: "c-1", Engine: "claude", Title: "naming"}},
+		Triage:        []TriageRow{{FindingID: "bugbot-1", Engine: "bugbot", CommentID: 2233029558, Tier: 1, Justification: "nil map write panics", Outcome: "fixed", Key: "nil", Cycle: 1}},
+		Events:        []Event{{Time: t0, Name: EventRunStart}, {Time: t0, Name: EventRetrigger, Engine: "bugbot", SHA: "aaa", Iteration: 1, Reason: "r", Detail: "d"}},
+		EventsDropped: 3,
+		Approvals:     []Approval{{FindingID: "copilot-2", Direction: "use a mutex", By: "alice", At: t0}},
+		Skips:         []string{"copilot-3"},
+		Totals:        Totals{Fixed: 1, Reverted: 1, Escalated: 1, Outdated: 1, Disagreed: 1},
+		Notices:       []string{"dispatch-setup", "resolve-permission"},
+		Installed:     map[string]bool{"claude": true},
+		LargePR:       true,
+	}
+}
+
+func TestRule_SC1_EveryBoundValueSurvivesTheHiddenComment(t *testing.T) {
+	t.Parallel()
+	want := full()
+	// Every field is set, so a field added without a JSON round trip fails here.
+	rv := reflect.ValueOf(want)
+	for i := range rv.NumField() {
+		if rv.Field(i).IsZero() && rv.Type().Field(i).Name != "EndReason" {
+			t.Errorf("fixture leaves %s unset", rv.Type().Field(i).Name)
+		}
+	}
+	body, err := Encode("## review-loop\nvisible dashboard", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"the comment as written", body},
+		{"a human edited the visible part", strings.Replace(body, "visible dashboard", "edited by a human\n\nmore text", 1)},
+		{"text was added after the hidden block", body + "\n\nthanks!"},
+		{"CRLF line endings", strings.ReplaceAll(body, "\n", "\r\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, found, err := Decode(tt.body)
+			if err != nil || !found {
+				t.Fatalf("Decode: found %v err %v", found, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round trip\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	t.Run("the marker stands on its own line and the payload cannot close the comment", func(t *testing.T) {
+		t.Parallel()
+		st := full()
+		st.Triage[0].Justification = "--> <!-- evil --> */"
+		body, err := Encode("x", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hidden := body[strings.Index(body, Marker):]
+		if strings.Count(hidden, "-->") != 1 || !strings.HasSuffix(hidden, "\n-->") || !strings.Contains(body, "\n"+Marker+" v1\n") {
+			t.Errorf("hidden block %q", hidden)
+		}
+		got, _, err := Decode(body)
+		if err != nil || got.Triage[0].Justification != st.Triage[0].Justification {
+			t.Errorf("decode %v %q", err, got.Triage[0].Justification)
+		}
+	})
+	t.Run("a comment without a marker has no state", func(t *testing.T) {
+		t.Parallel()
+		if _, found, err := Decode("just a comment"); found || err != nil {
+			t.Errorf("found %v err %v", found, err)
+		}
+	})
+}
+
+func TestRule_SC2_VersionMigration(t *testing.T) {
+	t.Parallel()
+	read := func(t *testing.T, name string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "state", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	t.Run("a version 0 flat no-progress map moves under the legacy bucket when several engines ran", func(t *testing.T) {
+		t.Parallel()
+		st, err := DecodeJSON(read(t, "v0.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]map[string]int{LegacyEngine: {"null-deref": 1, "race": 2}}
+		if st.Version != Version || !reflect.DeepEqual(st.NoProgress, want) || st.Commits != 2 || st.Triage[0].CommentID != 2233029558 {
+			t.Errorf("migrated %+v", st)
+		}
+		if st.EngineStates["bugbot"].LastSeenReviewID != 2233029557 {
+			t.Errorf("engine states %+v", st.EngineStates)
+		}
+	})
+	t.Run("a version 0 state of one engine keeps its counts under that engine", func(t *testing.T) {
+		t.Parallel()
+		st, err := DecodeJSON(read(t, "v0-one-engine.json"))
+		if err != nil || !reflect.DeepEqual(st.NoProgress, map[string]map[string]int{"copilot": {"outdated-api": 1}}) {
+			t.Errorf("err %v no-progress %v", err, st.NoProgress)
+		}
+	})
+	t.Run("a version 0 state embedded as raw JSON in the comment decodes", func(t *testing.T) {
+		t.Parallel()
+		body := "status\n" + Marker + "\n" + string(read(t, "v0.json")) + "\n-->"
+		st, found, err := Decode(body)
+		if err != nil || !found || st.Version != Version {
+			t.Errorf("found %v err %v", found, err)
+		}
+	})
+	t.Run("a newer version is refused with a clear error", func(t *testing.T) {
+		t.Parallel()
+		_, err := DecodeJSON(read(t, "v7.json"))
+		var nv *NewerVersionError
+		if !errors.As(err, &nv) || err.Error() != "state version 7 is newer than this review-loop understands (1); upgrade the action" {
+			t.Errorf("err %v", err)
+		}
+		_, found, err := Decode(Marker + " v7\nAAAA\n-->")
+		if !found || !errors.As(err, &nv) {
+			t.Errorf("newer format tag: found %v err %v", found, err)
+		}
+	})
+}
+
+func TestDecodeRejectsBrokenState(t *testing.T) {
+	t.Parallel()
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	tests := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"an unclosed block", Marker + " v1\nAAAA", "not closed"},
+		{"a bad format tag", Marker + " vX\nAAAA\n-->", "bad format tag"},
+		{"a payload that is not base64", Marker + " v1\n!!!\n-->", "not base64"},
+		{"a payload that is not JSON", Marker + " v1\n" + b64("nope") + "\n-->", "decoding state"},
+		{"a broken gzip stream", Marker + " v1\n" + base64.StdEncoding.EncodeToString([]byte{0x1f, 0x8b, 1, 2, 3}) + "\n-->", "decoding state"},
+		{"a negative counter", Marker + " v1\n" + b64(`{"version":1,"commits":-1}`) + "\n-->", "commits: is negative"},
+		{"an unknown review state", Marker + " v1\n" + b64(`{"version":1,"engine_states":{"bugbot":{"review":"SLEEPING"}}}`) + "\n-->", `engine_states[bugbot].review: unknown review state "SLEEPING"`},
+		{"a negative version", `{"version":-1}`, "version: is -1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var err error
+			if strings.HasPrefix(tt.body, "{") {
+				_, err = DecodeJSON([]byte(tt.body))
+			} else {
+				_, _, err = Decode(tt.body)
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateNamesTheField(t *testing.T) {
+	t.Parallel()
+	st := full()
+	st.Version = 2
+	st.Status = "paused"
+	st.IdlePolls = -1
+	st.Totals.Disagreed = -2
+	st.Engines = append(st.Engines, "gemni")
+	st.NoProgress["bugbot"]["nil"] = -1
+	st.EngineStates["bugbot"] = EngineState{Review: "WAITING", Mark: "LOST", Fixed: -1}
+	st.Events = append(st.Events, Event{Name: "lunch"})
+	st.Triage[0].Tier = 4
+	err := st.Validate([]string{"bugbot", "claude", "copilot"})
+	for _, want := range []string{
+		"version: is 2, want 1", `status: unknown status "paused"`, "idle_polls: is negative", "totals.disagreed: is negative",
+		`engines: unknown engine "gemni" (known: bugbot, claude, copilot)`, "no_progress[bugbot][nil]: is negative",
+		"engine_states[bugbot].review: unknown review state", "engine_states[bugbot].mark: unknown mark",
+		"engine_states[bugbot].fixed: is negative", `events[2].event: unknown event "lunch"`, "triage[0].tier: is 4",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\ndoes not contain %q", err, want)
+		}
+	}
+	if err := full().Validate([]string{"bugbot", "claude", "copilot"}); err != nil {
+		t.Errorf("valid state: %v", err)
+	}
+}
+
+func TestEncodeFitsTheCommentLimit(t *testing.T) {
+	t.Parallel()
+	many := func(n int) State {
+		st := full()
+		st.Events = nil
+		for i := range n {
+			// Distinct, poorly compressible details so the log really is large.
+			st.Events = append(st.Events, Event{Time: t0.Add(time.Duration(i) * time.Second), Name: EventIterError,
+				Detail: base64.StdEncoding.EncodeToString([]byte(strings.Repeat(string(rune('a'+i%26)), 8) + time.Duration(i*7919).String()))})
+		}
+		return st
+	}
+	t.Run("a small state is written whole", func(t *testing.T) {
+		t.Parallel()
+		body, err := Encode("hi", many(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ := Decode(body)
+		if len(got.Events) != 10 || got.EventsDropped != 3 {
+			t.Errorf("events %d dropped %d", len(got.Events), got.EventsDropped)
+		}
+	})
+	t.Run("a large event log is trimmed oldest first and the drop is counted", func(t *testing.T) {
+		t.Parallel()
+		st := many(20000)
+		body, err := Encode("hi", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf8.RuneCountInString(body); n > MaxCommentChars {
+			t.Fatalf("comment is %d characters", n)
+		}
+		got, _, err := Decode(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped := got.EventsDropped - st.EventsDropped
+		if dropped <= 0 || dropped+len(got.Events) != len(st.Events) || !got.Events[len(got.Events)-1].Time.Equal(st.Events[len(st.Events)-1].Time) {
+			t.Errorf("dropped %d kept %d of %d", dropped, len(got.Events), len(st.Events))
+		}
+		if !strings.HasPrefix(body, "hi\n") {
+			t.Errorf("visible part changed")
+		}
+	})
+	t.Run("a visible part too large is truncated with a note", func(t *testing.T) {
+		t.Parallel()
+		visible := strings.Repeat("é", MaxCommentChars)
+		body, err := Encode(visible, many(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf8.RuneCountInString(body); n > MaxCommentChars || !strings.Contains(body, "status truncated") || !utf8.ValidString(body) {
+			t.Errorf("comment is %d characters", n)
+		}
+		if _, _, err := Decode(body); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("a state that cannot fit is an error", func(t *testing.T) {
+		t.Parallel()
+		st := full()
+		for i := range 20000 {
+			st.Skips = append(st.Skips, base64.StdEncoding.EncodeToString([]byte(time.Duration(i*104729).String()+"x")))
+		}
+		if _, err := Encode("x", st); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("err %v", err)
+		}
+	})
+}
+
+func TestEventLogIsJSONLines(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	evs := full().Events
+	if err := WriteEventLog(&buf, evs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != len(evs) || !json.Valid([]byte(lines[0])) || !strings.Contains(lines[1], `"event":"retrigger"`) {
+		t.Fatalf("log %q", buf.String())
+	}
+	got, err := ReadEventLog(strings.NewReader(buf.String() + "\n\n"))
+	if err != nil || !reflect.DeepEqual(got, evs) {
+		t.Errorf("read %v %+v", err, got)
+	}
+	if _, err := ReadEventLog(strings.NewReader("{\"event\":\"run-start\"}\nnot json\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("err %v", err)
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	t.Parallel()
+	a := full()
+	b := a.Clone()
+	b.NoProgress["bugbot"]["nil"] = 99
+	b.EngineStates["claude"].Judge.Items[0].Title = "changed"
+	b.Events[0].Name = "x"
+	if a.NoProgress["bugbot"]["nil"] != 1 || a.EngineStates["claude"].Judge.Items[0].Title != "naming" || a.Events[0].Name != EventRunStart {
+		t.Error("clone shares memory with the original")
+	}
+	if err := New().Validate(nil); err != nil {
+		t.Errorf("new state: %v", err)
+	}
+	if !a.HasNotice("dispatch-setup") || a.HasNotice("other") {
+		t.Error("HasNotice")
+	}
+}
