@@ -625,6 +625,10 @@ func (f *Fake) AddReview(owner, repo string, number int, o ReviewOptions) (int64
 	rv.NodeID = fmt.Sprintf("PRR_%d", rv.ID)
 	f.nodes[rv.NodeID] = rv
 	p.Reviews = append(p.Reviews, rv)
+	// Submitting a review fulfils the author's review request, as on GitHub.
+	p.Requested = slices.DeleteFunc(p.Requested, func(l string) bool {
+		return strings.EqualFold(strings.TrimSuffix(l, "[bot]"), rv.Author)
+	})
 	return rv.ID, nil
 }
 
