@@ -1,0 +1,226 @@
+// Package copilot is the adapter for GitHub Copilot code review: a
+// structured, single-verdict engine that is triggered by a review request
+// and signals completion by a review whose commit is the head SHA.
+package copilot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// Name is the engine name.
+const Name = "copilot"
+
+// BotID is the account id shared by Copilot's review and comment identities.
+const BotID = 175728472
+
+// ReviewerLogin is the login reviews carry (GraphQL spelling).
+const ReviewerLogin = "copilot-pull-request-reviewer"
+
+// ReviewerRESTLogin is the login a requested_reviewers call needs.
+const ReviewerRESTLogin = "copilot-pull-request-reviewer[bot]"
+
+// CheckRunName is the Actions dynamic workflow check that runs a review.
+const CheckRunName = "Copilot code review"
+
+// Author matches Copilot by id and by both logins ("Copilot" on comments).
+var Author = engines.Author{Logins: []string{ReviewerLogin, "Copilot"}, ID: BotID}
+
+// Copilot is the Copilot code review adapter.
+type Copilot struct{}
+
+var _ engines.Engine = (*Copilot)(nil)
+
+// New returns the Copilot adapter.
+func New() *Copilot { return &Copilot{} }
+
+// Name implements engines.Engine.
+func (*Copilot) Name() string { return Name }
+
+// TriggerBody implements engines.Engine: Copilot is triggered by a review
+// request, not a comment.
+func (*Copilot) TriggerBody() string { return "" }
+
+// Capabilities implements engines.Engine.
+func (*Copilot) Capabilities() engines.Capabilities {
+	return engines.Capabilities{
+		Trigger:           engines.TriggerReviewer,
+		AcceptsBotTrigger: true,
+		Completion:        engines.CompletionReviewOnHead,
+		CheckRunName:      CheckRunName,
+		CheckRunApp:       "github-actions",
+	}
+}
+
+// Observe implements engines.Engine.
+func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView {
+	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending}
+
+	reviews := engines.ReviewsBy(obs, Author)
+	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
+	var head *github.Review
+	for i := range reviews {
+		r := &reviews[i]
+		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: true, At: r.SubmittedAt})
+		if r.CommitSHA == obs.HeadSHA {
+			head = r
+		}
+	}
+	if n := len(reviews); n > 0 {
+		v.LatestReviewID, v.LatestSHA = reviews[n-1].DatabaseID, reviews[n-1].CommitSHA
+		v.LowConfidence = ParseOverview(reviews[n-1].Body).LowConfidence
+	}
+	v.Findings = engines.ThreadFindings(obs, Name, Author, ParseComment)
+
+	requested := false
+	for _, l := range obs.RequestedReviewers {
+		if engines.NormLogin(l) == ReviewerLogin {
+			requested = true
+		}
+	}
+	cr := engines.FindCheckRun(obs, engines.NamedCheck(CheckRunName, ""))
+	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED")
+	switch {
+	case requested || checkRunning:
+		v.Signal = loop.SignalRunning
+		if checkRunning {
+			v.SignalStartedAt, v.SignalID = cr.StartedAt, cr.DatabaseID
+		}
+	case head != nil:
+		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
+		v.VerdictSetProven = obs.Complete
+		ov := ParseOverview(head.Body)
+		v.Material = loop.MaterialOK
+		if ov.Kind == KindError {
+			v.Material, v.MaterialNote = loop.MaterialErrored, "Copilot reported: "+ov.Note
+		} else if ov.Note != "" {
+			v.MaterialNote = ov.Note
+		}
+	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
+		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.DatabaseID
+		v.Material = loop.MaterialErrored
+		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", CheckRunName, strings.ToLower(cr.Conclusion))
+	}
+	return v
+}
+
+// Trigger implements engines.Engine: it requests a Copilot review, falling
+// back to requested_reviewers when the dedicated route is missing (404) or
+// refused (422). A review already pending (409) is not an error. The signal
+// id is 0: the loop watches the latest review id instead (T1).
+//
+// API: POST /repos/{owner}/{repo}/pulls/{n}/copilot-code-review (409 when
+// pending); POST /repos/{owner}/{repo}/pulls/{n}/requested_reviewers with
+// exactly "copilot-pull-request-reviewer[bot]".
+func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
+	err := gh.RequestCopilotReview(ctx, pr.Owner, pr.Repo, pr.Number)
+	switch s := status(err); {
+	case err == nil || s == http.StatusConflict:
+		return 0, nil
+	case s == http.StatusNotFound || s == http.StatusUnprocessableEntity:
+		err2 := gh.RequestReviewers(ctx, pr.Owner, pr.Repo, pr.Number, []string{ReviewerRESTLogin})
+		if err2 == nil || status(err2) == http.StatusConflict {
+			return 0, nil
+		}
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: fmt.Errorf("requesting review: %w (fallback requested_reviewers: %w)", err, err2)}
+	default:
+		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: err}
+	}
+}
+
+func status(err error) int {
+	var e *github.APIError
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return 0
+}
+
+// Kind is the shape of a Copilot review body.
+type Kind string
+
+// Review body shapes.
+const (
+	KindClassic Kind = "classic" // "## Pull request overview" … "generated K comments"
+	KindV2      Kind = "v2"      // "<!-- ccr-overview-v2 -->" with "**Findings:**"
+	KindError   Kind = "error"   // Copilot could not review
+	KindUnknown Kind = "unknown"
+)
+
+// Overview is what a Copilot review body says.
+type Overview struct {
+	Kind Kind
+	// Comments is the announced number of inline comments (classic
+	// "generated K comments", v2 "**Findings:**"); -1 when not stated.
+	Comments int
+	// LowConfidence counts findings suppressed into the body.
+	LowConfidence int
+	Note          string
+}
+
+var (
+	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request`)
+	partialRE   = regexp.MustCompile(`(?i)unable to run its full agentic suite`)
+	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
+	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
+	findingsRE  = regexp.MustCompile(`(?i)\*\*Findings:\*\*\s*(None|\d+)`)
+	overviewRE  = regexp.MustCompile(`(?i)#+\s*(?:pull request overview|copilot review overview)`)
+)
+
+// ParseOverview reads a Copilot review body by its markers.
+func ParseOverview(body string) Overview {
+	o := Overview{Kind: KindUnknown, Comments: -1}
+	if m := suppressRE.FindStringSubmatch(body); m != nil {
+		o.LowConfidence, _ = strconv.Atoi(m[1])
+	}
+	switch {
+	case errorRE.MatchString(body):
+		o.Kind = KindError
+		o.Note = strings.TrimSpace(errorRE.FindString(body))
+		return o
+	case strings.Contains(body, "<!-- ccr-overview-v2 -->"):
+		o.Kind = KindV2
+		if m := findingsRE.FindStringSubmatch(body); m != nil {
+			o.Comments = atoiOrZero(m[1])
+		}
+	case overviewRE.MatchString(body) || generatedRE.MatchString(body):
+		o.Kind = KindClassic
+	}
+	if m := generatedRE.FindStringSubmatch(body); m != nil && o.Comments < 0 {
+		o.Comments = atoiOrZero(m[1])
+	}
+	if partialRE.MatchString(body) {
+		o.Note = "Copilot was unable to run its full agentic suite in this review"
+	}
+	return o
+}
+
+func atoiOrZero(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+var priorityRE = regexp.MustCompile(`^\s*(?:\*\s*)?P([0-3])\s*:`)
+
+// ParseComment reads a Copilot inline comment: plain prose with an optional
+// suggestion block, which is kept in the body. There is no severity marker,
+// except an occasional "P0:"–"P3:" prefix.
+func ParseComment(body string) engines.Parsed {
+	p := engines.Parsed{Title: engines.Title(body), Body: body, Severity: loop.SeverityUnknown}
+	if m := priorityRE.FindStringSubmatch(body); m != nil {
+		p.Severity = []loop.Severity{loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow}[m[1][0]-'0']
+	}
+	return p
+}
