@@ -81,12 +81,11 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// code renders trusted-but-arbitrary text (a configured command, a finding
-// id) as one inline code span that nothing inside can close, on one line
-// and without `-->`.
+// code renders configured text (a command) as one inline code span that
+// nothing inside can close, on one line, and without `<!--` or `-->`.
 func code(s string) string {
 	s = Plain(s, 0)
-	s = strings.ReplaceAll(s, "-->", "-- >")
+	s = strings.NewReplacer("-->", "-- >", "<!--", "< !--").Replace(s)
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -107,3 +106,16 @@ func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 func trimSlash(s string) string { return strings.TrimRight(s, "/") }
+
+// commandSafe reports whether a finding id can be typed in a command as is.
+func commandSafe(id string) bool {
+	if id == "" || len(id) > 100 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/#", r)) {
+			return false
+		}
+	}
+	return true
+}

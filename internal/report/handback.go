@@ -153,9 +153,9 @@ func nonBlocking(in Input) string {
 	for _, it := range items {
 		where := ""
 		if it.Path != "" {
-			where = " (" + code(it.Path)
+			where = " (" + Escape(it.Path, MaxTitleRunes)
 			if it.Line > 0 {
-				where = " (" + code(fmt.Sprintf("%s:%d", it.Path, it.Line))
+				where += ":" + itoa(it.Line)
 			}
 			where += ")"
 		}

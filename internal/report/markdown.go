@@ -276,9 +276,13 @@ func approvals(in Input) string {
 	var b strings.Builder
 	b.WriteString("#### Approvals\n\n")
 	for _, r := range pending {
-		fmt.Fprintf(&b, "- %s (%s, Tier %d): %s — approve with %s\n",
+		hint := "approve with `@review-loop approve <id> [direction]`"
+		if commandSafe(r.FindingID) {
+			hint = "approve with " + code("@review-loop approve "+r.FindingID+" [direction]")
+		}
+		fmt.Fprintf(&b, "- %s (%s, Tier %d): %s — %s\n",
 			link(Escape(r.FindingID, 60), in.commentURL(r.CommentID)), Escape(r.Engine, 40), r.Tier,
-			orDash(Escape(r.Justification, MaxTitleRunes)), code("@review-loop approve "+Plain(r.FindingID, 60)+" [direction]"))
+			orDash(Escape(r.Justification, MaxTitleRunes)), hint)
 	}
 	for _, a := range approved {
 		s := "- " + Escape(a.FindingID, 60) + ": approved"

@@ -53,7 +53,12 @@ func StatusText(in Input) string {
 		_ = tw.Flush() // writes to a strings.Builder cannot fail
 	}
 	for _, r := range awaitingApproval(in.State) {
-		fmt.Fprintf(&b, "awaiting approval: %s — comment: @review-loop approve %s [direction]\n", Plain(r.FindingID, 60), Plain(r.FindingID, 60))
+		id := Plain(r.FindingID, 60)
+		if commandSafe(r.FindingID) {
+			fmt.Fprintf(&b, "awaiting approval: %s — comment: @review-loop approve %s [direction]\n", id, id)
+		} else {
+			fmt.Fprintf(&b, "awaiting approval: %s — comment: @review-loop approve <id> [direction]\n", id)
+		}
 	}
 	fmt.Fprintf(&b, "\nevent log (%s, JSON lines):\n", plural(len(in.State.Events), "event"))
 	if in.State.EventsDropped > 0 {
