@@ -49,7 +49,7 @@ func HandBack(in Input) string {
 
 func handBack(in Input, s Summary) string {
 	var b strings.Builder
-	b.WriteString("## Hand-back\n\n")
+	b.WriteString("#### Hand-back\n\n")
 	if s.Asymmetric {
 		var not []string
 		for _, e := range s.Engines {
