@@ -58,8 +58,25 @@ func Encode(visible string, st State) (string, error) {
 	}
 	n := len(st.Events)
 	if n > 0 {
-		// Smallest number of oldest events whose removal makes it fit.
+		// Smallest number of oldest events whose removal makes it fit, by
+		// binary search; an estimate from the sizes narrows the range
+		// first, since every probe compresses the whole state.
 		lo, hi := 1, n
+		if empty, err := hiddenBlock(trimmed(st, n)); err == nil && fits(visible, empty) {
+			full, none := utf8.RuneCountInString(hidden), utf8.RuneCountInString(empty)
+			excess := utf8.RuneCountInString(visible) + len("\n\n") + full - MaxCommentChars
+			est := int(int64(excess) * int64(n) / int64(max(full-none, 1)))
+			if l := est * 4 / 5; l > lo {
+				if h, err := hiddenBlock(trimmed(st, l)); err == nil && !fits(visible, h) {
+					lo = l + 1
+				}
+			}
+			if u := est*5/4 + 1; u < hi && u >= lo {
+				if h, err := hiddenBlock(trimmed(st, u)); err == nil && fits(visible, h) {
+					hi = u
+				}
+			}
+		}
 		best, bestHidden := -1, ""
 		for lo <= hi {
 			k := (lo + hi) / 2
@@ -123,7 +140,7 @@ func hiddenBlock(st State) (string, error) {
 		return "", fmt.Errorf("encoding state: %w", err)
 	}
 	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
 	_, _ = zw.Write(js) // writes to a bytes.Buffer cannot fail
 	_ = zw.Close()
 	enc := base64.StdEncoding.EncodeToString(gz.Bytes())
