@@ -1,0 +1,225 @@
+package sim
+
+import (
+	"crypto/sha1"
+	"fmt"
+	"strings"
+)
+
+// Bot identities as GraphQL shows them (REST adds "[bot]").
+const (
+	BugbotLogin          = "cursor"
+	BugbotID             = 206951365
+	BugbotApp            = "cursor"
+	BugbotCheck          = "Cursor Bugbot"
+	CopilotReviewerLogin = "copilot-pull-request-reviewer"
+	CopilotCommentLogin  = "Copilot"
+	CopilotID            = 175728472
+	CopilotCheck         = "Copilot code review"
+	ClaudeLogin          = "claude"
+	ClaudeID             = 209825114
+	ClaudeJob            = "claude-review"
+	ClaudeWorkflowName   = "Claude Code Review"
+	ClaudeWorkflowPath   = ".github/workflows/claude-code-review.yml"
+	GeminiLogin          = "gemini-code-assist"
+	GeminiID             = 176961590
+	CodeRabbitLogin      = "coderabbitai"
+	CodeRabbitID         = 136622811
+	CodeRabbitCheck      = "CodeRabbit"
+	CodeRabbitApp        = "coderabbitai"
+	ActionsApp           = "github-actions"
+	ActionsLogin         = "github-actions"
+	ActionsID            = 41898282
+)
+
+// ClaudeWorkflow is the generated claude-code-review.yml with --comment.
+const ClaudeWorkflow = `name: Claude Code Review
+on:
+  pull_request:
+    types: [opened, synchronize, ready_for_review, reopened]
+jobs:
+  claude-review:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-requests: write
+      id-token: write
+    steps:
+      - uses: actions/checkout@v4
+      - uses: anthropics/claude-code-action@v1
+        with:
+          anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}
+          plugin_marketplaces: https://github.com/anthropics/claude-code.git
+          plugins: code-review@claude-code-plugins
+          prompt: /code-review:code-review ${{ github.repository }}/pull/${{ github.event.pull_request.number }} --comment
+`
+
+// bugID is a stable UUID-shaped id for a scripted finding.
+func bugID(id string) string {
+	h := sha1.Sum([]byte("bugbot:" + id))
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func title(f Finding) string {
+	if t := strings.TrimSpace(f.Title); t != "" {
+		return t
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(f.Body), "\n")
+	return line
+}
+
+func severityWord(f Finding) string {
+	switch f.Severity {
+	case "critical":
+		return "Critical"
+	case "high":
+		return "High"
+	case "low":
+		return "Low"
+	}
+	return "Medium"
+}
+
+func lines(a, b int) string {
+	if a == 0 || a == b {
+		return fmt.Sprintf("L%d", b)
+	}
+	return fmt.Sprintf("L%d-L%d", a, b)
+}
+
+func suggestionBlock(f Finding) string {
+	if f.Suggestion == "" {
+		return ""
+	}
+	return "\n\n```suggestion\n" + strings.TrimSuffix(f.Suggestion, "\n") + "\n```"
+}
+
+// bugbotComment renders a Bugbot inline comment with its hidden markers.
+func bugbotComment(f Finding, start, line int, sha string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s\n\n**%s Severity**\n\n", title(f), severityWord(f))
+	fmt.Fprintf(&b, "<!-- DESCRIPTION START -->\n%s\n<!-- DESCRIPTION END -->\n\n", strings.TrimSpace(f.Body))
+	fmt.Fprintf(&b, "<!-- BUGBOT_BUG_ID: %s -->\n\n", bugID(f.ID))
+	fmt.Fprintf(&b, "<!-- LOCATIONS START\n%s#%s\n", f.Path, lines(start, line))
+	for _, l := range f.Locations {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("LOCATIONS END -->\n")
+	if len(f.Locations) > 0 {
+		b.WriteString("<details>\n<summary>Additional Locations (" + fmt.Sprint(len(f.Locations)) + ")</summary>\n\n")
+		for _, l := range f.Locations {
+			b.WriteString("- [`" + l + "`](https://github.com/)\n")
+		}
+		b.WriteString("\n</details>\n")
+	}
+	b.WriteString(`<p><a href="https://cursor.com/open?data=sim" target="_blank" rel="noopener noreferrer"><picture><img alt="Fix in Cursor" width="115" height="28" src="https://cursor.com/assets/images/fix-in-cursor-dark.png"></picture></a></p>` + "\n\n")
+	fmt.Fprintf(&b, "<sup>Reviewed by [Cursor Bugbot](https://cursor.com/bugbot) for commit %s. Configure [here](https://www.cursor.com/dashboard/bugbot).</sup>", sha)
+	return b.String()
+}
+
+func bugbotSummary(n int, sha string) string {
+	foot := fmt.Sprintf("\n\n<sup>Reviewed by [Cursor Bugbot](https://cursor.com/bugbot) for commit [`%s`](https://github.com/commit/%s). Configure [here](https://www.cursor.com/dashboard/bugbot).</sup>", short(sha), sha)
+	if n == 0 {
+		return "✅ Bugbot reviewed your changes and found no new issues!\n\n_Comment `@cursor review` or `bugbot run` to trigger another review on this PR_" + foot
+	}
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("Cursor Bugbot has reviewed your changes and found %d potential issue%s.\n\n_Comment `@cursor review` or `bugbot run` to trigger another review on this PR_", n, s) + foot
+}
+
+// copilotComment renders a Copilot inline comment: prose and an optional
+// suggestion block, no ids or severity.
+func copilotComment(f Finding) string {
+	body := strings.TrimSpace(f.Body)
+	if body == "" {
+		body = title(f)
+	}
+	return body + suggestionBlock(f)
+}
+
+func copilotOverview(files, n, low int) string {
+	var b strings.Builder
+	b.WriteString("## Pull request overview\n\nThis PR changes the calculator package and its tests.\n\n### Reviewed changes\n\n")
+	gen := "no comments"
+	switch {
+	case n == 1:
+		gen = "1 comment"
+	case n > 1:
+		gen = fmt.Sprintf("%d comments", n)
+	}
+	fmt.Fprintf(&b, "Copilot reviewed %d out of %d changed files in this pull request and generated %s.\n", files, files, gen)
+	if low > 0 {
+		fmt.Fprintf(&b, "\n<details>\n<summary>Comments suppressed due to low confidence (%d)</summary>\n\n", low)
+		for i := range low {
+			fmt.Fprintf(&b, "**calc/calc.go:%d**\n* Consider documenting this exported function.\n\n", i+1)
+		}
+		b.WriteString("</details>\n")
+	}
+	return b.String()
+}
+
+// CopilotErrorBody is what Copilot posts when it cannot review.
+const CopilotErrorBody = "Copilot encountered an error and was unable to review this pull request. You can try again by re-requesting a review."
+
+// claudeComment renders a Claude inline comment (code-review plugin).
+func claudeComment(f Finding) string {
+	body := strings.TrimSpace(f.Body)
+	if t := strings.TrimSpace(f.Title); t != "" {
+		body = "**" + t + "**: " + body
+	}
+	return body + suggestionBlock(f)
+}
+
+// ClaudeClean is the code-review plugin's clean summary comment.
+const ClaudeClean = "## Code review\n\nNo issues found. Checked for bugs and CLAUDE.md compliance.\n\n🤖 Generated with [Claude Code](https://claude.ai/code)"
+
+// ClaudeErrorComment is the action's tracking comment after a failure.
+const ClaudeErrorComment = "**Claude encountered an error after 41s** —— [View job](https://github.com/actions/runs/1)\n\nThe review could not be completed."
+
+func geminiComment(f Finding) string {
+	sev := f.Severity
+	if sev == "" {
+		sev = "medium"
+	}
+	return fmt.Sprintf("![%s](https://www.gstatic.com/codereviewagent/%s-priority.svg)\n\n%s", sev, sev, strings.TrimSpace(f.Body)) + suggestionBlock(f)
+}
+
+func geminiSummary(n int) string {
+	if n == 0 {
+		return "## Code Review\n\nThis pull request looks good to me. I have no feedback at this time."
+	}
+	return fmt.Sprintf("## Code Review\n\nThis pull request changes the calculator package. I found %d issue(s) that should be addressed; see the comments below.", n)
+}
+
+// GeminiSunset is Gemini's consumer-version shutdown notice.
+const GeminiSunset = "The consumer version of Gemini Code Assist on GitHub has been sunset. Please migrate to the enterprise version."
+
+func coderabbitComment(f Finding) string {
+	sev := map[string]string{"critical": "🔴 Critical", "high": "🟠 Major", "medium": "🟡 Minor", "low": "🔵 Trivial"}[f.Severity]
+	if sev == "" {
+		sev = "🟡 Minor"
+	}
+	h := sha1.Sum([]byte("coderabbit:" + f.ID))
+	var b strings.Builder
+	fmt.Fprintf(&b, "_⚠️ Potential issue_ | _%s_ | _⚡ Quick win_\n\n**%s**\n\n%s", sev, title(f), strings.TrimSpace(f.Body))
+	b.WriteString(suggestionBlock(f))
+	b.WriteString("\n\n<details>\n<summary>🤖 Prompt for AI Agents</summary>\n\n```\nVerify each finding against the current code and only fix it if needed.\n```\n\n</details>\n\n")
+	fmt.Fprintf(&b, "<!-- cr-comment:v1:%x -->", h[:8])
+	return b.String()
+}
+
+func coderabbitSummary(n int) string {
+	if n == 0 {
+		return "No actionable comments were generated in the recent review. 🎉"
+	}
+	return fmt.Sprintf("**Actionable comments posted: %d**\n\n<details>\n<summary>🧹 Recent review details</summary>\n\nConfiguration used: defaults\n</details>", n)
+}

@@ -1,0 +1,496 @@
+package sim
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
+)
+
+// DefaultLatency is how long a scripted review takes when its round names
+// no latency.
+const DefaultLatency = 2 * time.Minute
+
+// bot is one simulated engine.
+type bot struct {
+	w      *World
+	name   string
+	script Engine
+
+	mu   sync.Mutex
+	next int
+	jobs []*job
+	open []Finding // findings the engine still holds
+}
+
+type job struct {
+	sha     string
+	round   Round
+	at      time.Time
+	started bool
+	done    bool
+	draft   bool // Claude's plugin stopped on a draft PR
+	checkID int64
+	startAt time.Time
+}
+
+func newBot(w *World, name string, e Engine) *bot {
+	return &bot{w: w, name: name, script: e}
+}
+
+func (b *bot) installed() bool { return b.script.Installed == nil || *b.script.Installed }
+
+// isTrigger reports whether a comment body is this engine's trigger.
+func (b *bot) isTrigger(body string) bool {
+	s := strings.ToLower(strings.TrimSpace(body))
+	switch b.name {
+	case Bugbot:
+		return strings.HasPrefix(s, "bugbot run") || strings.HasPrefix(s, "cursor review") || strings.HasPrefix(s, "@cursor review")
+	case Claude:
+		return strings.HasPrefix(s, "@claude")
+	case Gemini:
+		return strings.HasPrefix(s, "/gemini review")
+	case CodeRabbit:
+		return strings.HasPrefix(s, "@coderabbitai review") || strings.HasPrefix(s, "@coderabbitai full review")
+	}
+	return false
+}
+
+// react starts the review a stimulus asks this engine for, if any.
+func (b *bot) react(s stimulus) {
+	if !b.installed() {
+		return
+	}
+	head := b.w.headSHA()
+	switch s.kind {
+	case stimOpened:
+		switch b.name {
+		case Bugbot, CodeRabbit, Gemini, Claude:
+			b.start(s.sha)
+		case Copilot:
+			if b.script.AutoOnPush {
+				b.start(s.sha)
+			}
+		}
+	case stimPush:
+		switch b.name {
+		case Bugbot, CodeRabbit:
+			b.start(s.sha)
+		case Copilot:
+			if b.script.AutoOnPush {
+				b.start(s.sha)
+			}
+		case Claude:
+			// A push made with GITHUB_TOKEN starts no workflow.
+			if s.byUser {
+				b.start(s.sha)
+			}
+		}
+	case stimReady:
+		if b.name == Claude && s.byUser {
+			b.start(head)
+		}
+	case stimComment:
+		if !b.isTrigger(s.body) {
+			return
+		}
+		// Bugbot, Claude and CodeRabbit ignore commands posted by bots.
+		if s.bot && b.name != Gemini {
+			return
+		}
+		b.start(head)
+	case stimReviewRequest:
+		if b.name != Copilot {
+			return
+		}
+		for _, l := range s.logins {
+			if strings.EqualFold(strings.TrimSuffix(l, "[bot]"), CopilotReviewerLogin) {
+				b.start(head)
+				return
+			}
+		}
+	}
+}
+
+func (b *bot) round() Round {
+	var r Round
+	switch {
+	case b.next < len(b.script.Rounds):
+		r = b.script.Rounds[b.next]
+	case b.script.Default != nil:
+		r = *b.script.Default
+	}
+	b.next++
+	if r.Latency == 0 {
+		r.Latency = Duration(DefaultLatency)
+	}
+	return r
+}
+
+// start queues a review of sha; a review of the same SHA already under way
+// absorbs the trigger.
+func (b *bot) start(sha string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, j := range b.jobs {
+		if !j.done && j.sha == sha {
+			return
+		}
+	}
+	j := &job{sha: sha, at: b.w.Now()}
+	if b.name == Claude && b.w.isDraft() {
+		j.draft, j.round = true, Round{Latency: Duration(DefaultLatency)}
+	} else {
+		j.round = b.round()
+	}
+	if j.round.Ignore {
+		return
+	}
+	b.jobs = append(b.jobs, j)
+	j.checkID = b.setCheck(j, "QUEUED", "")
+}
+
+func (w *World) isDraft() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.draft
+}
+
+// checkName and checkApp name the engine's check run ("" for none).
+func (b *bot) checkName() (string, string) {
+	switch b.name {
+	case Bugbot:
+		return BugbotCheck, BugbotApp
+	case Copilot:
+		return CopilotCheck, ActionsApp
+	case Claude:
+		return ClaudeJob, ActionsApp
+	case CodeRabbit:
+		return CodeRabbitCheck, CodeRabbitApp
+	}
+	return "", ""
+}
+
+func (b *bot) setCheck(j *job, status, conclusion string) int64 {
+	return b.setCheckText(j, status, conclusion, "", "")
+}
+
+func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) int64 {
+	name, app := b.checkName()
+	if name == "" {
+		return 0
+	}
+	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary})
+	return id
+}
+
+// tick moves this engine's reviews forward to now.
+func (b *bot) tick(now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, j := range b.jobs {
+		if j.done {
+			continue
+		}
+		if !j.started {
+			j.started, j.startAt = true, now
+			b.setCheck(j, "IN_PROGRESS", "")
+		}
+		if j.round.Hang || now.Before(j.at.Add(time.Duration(j.round.Latency))) {
+			continue
+		}
+		j.done = true
+		b.complete(j)
+	}
+	b.jobs = slices.DeleteFunc(b.jobs, func(j *job) bool { return j.done })
+}
+
+// fixed reports whether f's bad text is gone from its file at sha.
+func (b *bot) fixed(f Finding, sha string) bool {
+	s, ok := b.w.fileAt(sha, f.Path)
+	return !ok || !strings.Contains(s, f.Bad)
+}
+
+// locate anchors f at sha: its scripted lines shifted by as many lines
+// as its bad text moved since the scenario first wrote it.
+func (b *bot) locate(f Finding, sha string) (start, line int) {
+	start, line = f.StartLine, f.Line
+	s, ok := b.w.fileAt(sha, f.Path)
+	if !ok {
+		return
+	}
+	now := lineOf(s, f.Bad)
+	then := 0
+	for _, t := range b.w.Scenario.fileTexts()[f.Path] {
+		if then = lineOf(t, f.Bad); then > 0 {
+			break
+		}
+	}
+	if now == 0 || then == 0 {
+		return
+	}
+	d := now - then
+	if start > 0 {
+		start += d
+	}
+	return start, line + d
+}
+
+// lineOf is the 1-based line where text first occurs in s, or 0.
+func lineOf(s, text string) int {
+	i := strings.Index(s, text)
+	if i < 0 {
+		return 0
+	}
+	return strings.Count(s[:i], "\n") + 1
+}
+
+// evaluate re-reads the engine's findings at sha: fixed ones and withdrawn
+// ones disappear, the round's new ones join.
+func (b *bot) evaluate(j *job) []Finding {
+	if j.round.Clean {
+		b.open = nil
+		return nil
+	}
+	var keep []Finding
+	for _, f := range b.open {
+		if !f.Once && !b.fixed(f, j.sha) {
+			keep = append(keep, f)
+		}
+	}
+	for _, f := range j.round.Findings {
+		if b.fixed(f, j.sha) || slices.ContainsFunc(keep, func(k Finding) bool { return k.ID == f.ID }) {
+			continue
+		}
+		keep = append(keep, f)
+	}
+	b.open = keep
+	return slices.Clone(keep)
+}
+
+func (b *bot) record(f Finding, commentID int64) {
+	b.w.mu.Lock()
+	defer b.w.mu.Unlock()
+	b.w.posted[f.ID] = postedRef{engine: b.name, commentID: commentID}
+	b.w.byComment[commentID] = f
+}
+
+func (b *bot) comment(login string, f Finding, body string, reviewID int64, sha string) int64 {
+	start, line := b.locate(f, sha)
+	id, _, err := b.w.Fake.AddReviewComment(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CommentOptions{Author: login, Body: body,
+		Path: f.Path, Line: line, StartLine: start, ReviewID: reviewID, CommitSHA: sha})
+	if err == nil {
+		b.record(f, id)
+	}
+	return id
+}
+
+func (b *bot) review(login, body, sha string) int64 {
+	id, err := b.w.Fake.AddReview(b.w.Owner, b.w.Repo, b.w.Number, ghfake.ReviewOptions{Author: login, Body: body, CommitSHA: sha})
+	if err != nil {
+		return 0
+	}
+	b.w.emit("pull_request_review", b.w.reviewPayload(id, login, sha))
+	return id
+}
+
+func (b *bot) issueComment(login, body string) {
+	id, err := b.w.Fake.AddIssueComment(b.w.Owner, b.w.Repo, b.w.Number, login, "NONE", body)
+	if err != nil {
+		return
+	}
+	b.w.emit("issue_comment", b.w.issueCommentPayload(b.w.issueComment(id), true))
+}
+
+// dropOnce withdraws findings scripted to be posted only once.
+func (b *bot) dropOnce() {
+	b.open = slices.DeleteFunc(b.open, func(f Finding) bool { return f.Once })
+}
+
+// complete posts the review of j in the engine's real format and raises
+// the events GitHub would.
+func (b *bot) complete(j *job) {
+	r := j.round
+	switch b.name {
+	case Bugbot:
+		b.completeBugbot(j, r)
+	case Copilot:
+		b.completeCopilot(j, r)
+	case Claude:
+		b.completeClaude(j, r)
+	case Gemini:
+		b.completeGemini(j, r)
+	case CodeRabbit:
+		b.completeCodeRabbit(j, r)
+	}
+	b.dropOnce()
+}
+
+func (b *bot) completeBugbot(j *job, r Round) {
+	if r.Error {
+		c := r.Conclusion
+		if c == "" {
+			c = "CANCELLED"
+		}
+		b.setCheckText(j, "COMPLETED", c, "Bugbot could not complete its review", "An error occurred while reviewing this commit.")
+		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, c))
+		return
+	}
+	fs := b.evaluate(j)
+	body := bugbotSummary(len(fs), j.sha)
+	if r.ReviewBody != "" {
+		body = r.ReviewBody
+	}
+	rid := b.review(BugbotLogin, body, j.sha)
+	for _, f := range fs {
+		start, line := b.locate(f, j.sha)
+		b.comment(BugbotLogin, f, bugbotComment(f, start, line, j.sha), rid, j.sha)
+	}
+	for _, c := range r.Comments {
+		b.issueComment(BugbotLogin, c)
+	}
+	conclusion, title := "SUCCESS", "Bugbot Review"
+	if len(fs) > 0 {
+		conclusion = "NEUTRAL"
+	}
+	if r.Conclusion != "" {
+		conclusion = r.Conclusion
+	}
+	b.setCheckText(j, "COMPLETED", conclusion, title, bugbotSummary(len(fs), j.sha))
+	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
+}
+
+// reviewRemover is the fake's way to drop a pending review request, when
+// it has one (GitHub drops a reviewer's request once they review).
+type reviewRemover interface {
+	RemoveReviewRequest(owner, repo string, number int, login string) error
+}
+
+func (b *bot) completeCopilot(j *job, r Round) {
+	if rm, ok := any(b.w.Fake).(reviewRemover); ok {
+		_ = rm.RemoveReviewRequest(b.w.Owner, b.w.Repo, b.w.Number, CopilotReviewerLogin)
+	}
+	if r.Error {
+		b.review(CopilotReviewerLogin, CopilotErrorBody, j.sha)
+		b.setCheck(j, "COMPLETED", "SUCCESS")
+		return
+	}
+	fs := b.evaluate(j)
+	body := copilotOverview(b.changedFiles(), len(fs), r.LowConfidence)
+	if r.ReviewBody != "" {
+		body = r.ReviewBody
+	}
+	rid := b.review(CopilotReviewerLogin, body, j.sha)
+	for _, f := range fs {
+		b.comment(CopilotCommentLogin, f, copilotComment(f), rid, j.sha)
+	}
+	for _, c := range r.Comments {
+		b.issueComment(CopilotCommentLogin, c)
+	}
+	b.setCheck(j, "COMPLETED", "SUCCESS")
+}
+
+func (b *bot) changedFiles() int {
+	n := len(b.w.Scenario.PR.Files)
+	if n == 0 {
+		n = 1
+	}
+	return n
+}
+
+func (b *bot) completeClaude(j *job, r Round) {
+	conclusion := "SUCCESS"
+	summary := ""
+	switch {
+	case j.draft, r.Trap == "silent", r.Trap == "noop":
+	case r.Trap == "skip":
+		summary = "Claude Code Action skipped: " + "skipped_due_to_workflow_validation_mismatch"
+	case r.Error:
+		conclusion = r.Conclusion
+		if conclusion == "" {
+			conclusion = "FAILURE"
+		}
+		b.issueComment(ClaudeLogin, ClaudeErrorComment)
+	default:
+		fs := b.evaluate(j)
+		if r.ReviewBody != "" {
+			b.review(ClaudeLogin, r.ReviewBody, j.sha)
+		}
+		for _, f := range fs {
+			// The plugin creates inline comments one by one: each is its
+			// own review.
+			id := b.comment(ClaudeLogin, f, claudeComment(f), 0, j.sha)
+			if id != 0 {
+				b.w.emit("pull_request_review", b.w.reviewPayload(b.reviewOf(id), ClaudeLogin, j.sha))
+			}
+		}
+		if len(fs) == 0 && len(r.Comments) == 0 && r.ReviewBody == "" {
+			b.issueComment(ClaudeLogin, ClaudeClean)
+		}
+		for _, c := range r.Comments {
+			b.issueComment(ClaudeLogin, c)
+		}
+	}
+	b.setCheckText(j, "COMPLETED", conclusion, "", summary)
+	b.w.emit("workflow_run", b.w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, strings.ToLower(conclusion)))
+}
+
+// reviewOf is the review id a comment was submitted with.
+func (b *bot) reviewOf(commentID int64) int64 {
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		for _, c := range t.Comments {
+			if c.ID == commentID {
+				return c.ReviewID
+			}
+		}
+	}
+	return 0
+}
+
+func (b *bot) completeGemini(j *job, r Round) {
+	if r.Error {
+		b.issueComment(GeminiLogin, GeminiSunset)
+		return
+	}
+	fs := b.evaluate(j)
+	body := geminiSummary(len(fs))
+	if r.ReviewBody != "" {
+		body = r.ReviewBody
+	}
+	rid := b.review(GeminiLogin, body, j.sha)
+	for _, f := range fs {
+		b.comment(GeminiLogin, f, geminiComment(f), rid, j.sha)
+	}
+	for _, c := range r.Comments {
+		b.issueComment(GeminiLogin, c)
+	}
+}
+
+func (b *bot) completeCodeRabbit(j *job, r Round) {
+	if r.Error {
+		c := r.Conclusion
+		if c == "" {
+			c = "FAILURE"
+		}
+		b.setCheckText(j, "COMPLETED", c, "Review failed", "Review failed: the review could not be completed.")
+		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, c))
+		return
+	}
+	fs := b.evaluate(j)
+	body := coderabbitSummary(len(fs))
+	if r.ReviewBody != "" {
+		body = r.ReviewBody
+	}
+	rid := b.review(CodeRabbitLogin, body, j.sha)
+	for _, f := range fs {
+		b.comment(CodeRabbitLogin, f, coderabbitComment(f), rid, j.sha)
+	}
+	for _, c := range r.Comments {
+		b.issueComment(CodeRabbitLogin, c)
+	}
+	b.setCheckText(j, "COMPLETED", "SUCCESS", "Review completed", "Review completed")
+	b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, "SUCCESS"))
+}

@@ -1,0 +1,144 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Outcome is what a scenario runner observed at the end of a run.
+type Outcome struct {
+	// EndReason is the loop's end reason ("" when it never handed back).
+	EndReason string
+	// Verdicts are the final per-engine verdicts (CLEAN, HUNG, ...).
+	Verdicts map[string]string
+	// Report is the final status comment; "" reads the newest comment the
+	// action posted.
+	Report string
+	// Steps is how many cycles ran.
+	Steps int
+}
+
+// Check compares an observed outcome and the fake's final state with the
+// scenario's expectation; it returns one message per mismatch.
+func (w *World) Check(o Outcome) []string {
+	x := w.Expect
+	var bad []string
+	add := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
+	if o.EndReason != x.EndReason {
+		add("end reason %q, want %q", o.EndReason, x.EndReason)
+	}
+	for _, e := range sortedKeys(x.Verdicts) {
+		if got := o.Verdicts[e]; got != x.Verdicts[e] {
+			add("verdict of %s %q, want %q", e, got, x.Verdicts[e])
+		}
+	}
+	if o.Steps > w.Scenario.MaxSteps {
+		add("%d cycles, the scenario allows %d", o.Steps, w.Scenario.MaxSteps)
+	}
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	if x.Commits != nil {
+		if n := w.loopCommits(); n != *x.Commits {
+			add("%d loop commits, want %d", n, *x.Commits)
+		}
+	}
+	if x.ResolvedThreads != nil {
+		n := 0
+		for _, t := range snap.Threads {
+			if t.Resolved {
+				n++
+			}
+		}
+		if n != *x.ResolvedThreads {
+			add("%d resolved threads, want %d", n, *x.ResolvedThreads)
+		}
+	}
+	if x.Draft != nil && snap.Draft != *x.Draft {
+		add("PR draft %v, want %v", snap.Draft, *x.Draft)
+	}
+	trig := w.Triggers()
+	for _, e := range sortedKeys(x.MaxTriggersPerSHA) {
+		for _, sha := range sortedKeys(trig[e]) {
+			if n := trig[e][sha]; n > x.MaxTriggersPerSHA[e] {
+				add("%s triggered %d times on %s, at most %d allowed", e, n, short(sha), x.MaxTriggersPerSHA[e])
+			}
+		}
+	}
+	for _, e := range sortedKeys(x.MinTriggers) {
+		n := 0
+		for _, c := range trig[e] {
+			n += c
+		}
+		if n < x.MinTriggers[e] {
+			add("%s triggered %d times, want at least %d", e, n, x.MinTriggers[e])
+		}
+	}
+	report := o.Report
+	if report == "" {
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) && len(c.Body) >= len(report) {
+				report = c.Body
+			}
+		}
+	}
+	for _, s := range x.ReportContains {
+		if !strings.Contains(report, s) {
+			add("report lacks %q", s)
+		}
+	}
+	for _, s := range x.ReportExcludes {
+		if strings.Contains(report, s) {
+			add("report contains %q", s)
+		}
+	}
+	if x.NoDuplicateComments {
+		bad = append(bad, w.duplicates()...)
+	}
+	return bad
+}
+
+// duplicates lists comments posted twice with the same body by the same
+// author: conversation comments on one head SHA, replies in one thread.
+func (w *World) duplicates() []string {
+	var out []string
+	w.mu.Lock()
+	seen := map[said]int{}
+	for _, s := range w.said {
+		if w.botLogins[strings.ToLower(s.author)] && !strings.EqualFold(s.author, ActionsLogin) {
+			continue // an engine's own notices
+		}
+		seen[s]++
+	}
+	w.mu.Unlock()
+	var keys []said
+	for k, n := range seen {
+		if n > 1 {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b said) int { return strings.Compare(a.author+a.sha+a.body, b.author+b.sha+b.body) })
+	for _, k := range keys {
+		out = append(out, fmt.Sprintf("%s posted %q %d times on %s", k.author, firstLine(k.body), seen[k], short(k.sha)))
+	}
+	for _, t := range w.Fake.PR(w.Owner, w.Repo, w.Number).Threads {
+		replies := map[string]int{}
+		for _, c := range t.Comments[min(1, len(t.Comments)):] {
+			replies[c.Author+"\x00"+c.Body]++
+		}
+		for _, k := range sortedKeys(replies) {
+			if replies[k] > 1 {
+				a, body, _ := strings.Cut(k, "\x00")
+				out = append(out, fmt.Sprintf("%s replied %q %d times in thread %s", a, firstLine(body), replies[k], t.NodeID))
+			}
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	if len(l) > 60 {
+		l = l[:60] + "…"
+	}
+	return l
+}

@@ -1,0 +1,569 @@
+// Package sim simulates the AI review engines on the fake GitHub
+// (internal/ghfake) in virtual time, and loads the YAML scenarios in
+// testdata/scenarios that script them. A scenario runner delivers the
+// webhook events the bots raise, runs a review-loop cycle, advances the
+// clock, and finally compares what happened with the scenario's expectation.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Scenario is one scripted run of the review loop.
+type Scenario struct {
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Rules       []string          `yaml:"rules"`
+	Start       time.Time         `yaml:"start"` // virtual start time; default DefaultStart
+	Tick        Duration          `yaml:"tick"`  // how far the runner advances the clock per step; default 1m
+	Repository  Repository        `yaml:"repository"`
+	PR          PR                `yaml:"pr"`
+	Tokens      TokenOptions      `yaml:"tokens"`
+	Inputs      map[string]string `yaml:"inputs"`
+	Engines     map[string]Engine `yaml:"engines"`
+	Events      []ScriptedEvent   `yaml:"events"`
+	MaxSteps    int               `yaml:"max_steps"`
+	Expect      Expect            `yaml:"expect"`
+
+	// File is the path the scenario was loaded from.
+	File string `yaml:"-"`
+}
+
+// DefaultStart is the virtual time a scenario starts at when it names none.
+var DefaultStart = time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+
+// Repository is the base repository: its owner, name and the files of its
+// default branch.
+type Repository struct {
+	Owner         string            `yaml:"owner"`
+	Name          string            `yaml:"name"`
+	DefaultBranch string            `yaml:"default_branch"`
+	Files         map[string]string `yaml:"files"`
+	// Collaborators maps extra logins to their author association
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE).
+	Collaborators map[string]string `yaml:"collaborators"`
+}
+
+// PR is the pull request under review. Files are committed on the head
+// branch on top of the default branch.
+type PR struct {
+	Title  string            `yaml:"title"`
+	Body   string            `yaml:"body"`
+	Branch string            `yaml:"branch"`
+	Author string            `yaml:"author"`
+	Draft  bool              `yaml:"draft"`
+	Fork   bool              `yaml:"fork"`
+	Files  map[string]string `yaml:"files"`
+}
+
+// TokenOptions say which tokens the action is given besides GITHUB_TOKEN.
+type TokenOptions struct {
+	Trigger bool `yaml:"trigger"` // a user token for trigger comments
+	Push    bool `yaml:"push"`    // a user token for pushes
+}
+
+// Engine scripts one engine bot.
+type Engine struct {
+	// Installed is false for an engine that is not set up on the
+	// repository (Claude: no workflow); default true.
+	Installed *bool `yaml:"installed"`
+	// Workflow replaces the generated Claude workflow file's content.
+	Workflow string `yaml:"workflow"`
+	// AutoOnPush makes Copilot review every push (the "review new pushes"
+	// ruleset); the other engines follow their real behaviour.
+	AutoOnPush bool `yaml:"auto_on_push"`
+	// Rounds are consumed one per review the engine runs; after the last
+	// one the engine re-evaluates its open findings with Default.
+	Rounds  []Round `yaml:"rounds"`
+	Default *Round  `yaml:"default"`
+}
+
+// Round is what an engine does in one review.
+type Round struct {
+	// Latency is the virtual time from the trigger to the completed review;
+	// default 2m.
+	Latency Duration `yaml:"latency"`
+	// Findings are new findings posted in this round; open findings of
+	// earlier rounds are re-posted unless fixed (their bad text is gone).
+	Findings []Finding `yaml:"findings"`
+	// Clean posts a clean review and drops every earlier finding.
+	Clean bool `yaml:"clean"`
+	// Error ends the review in error: the check run concludes Conclusion
+	// (default per engine) or Copilot posts its error body.
+	Error      bool   `yaml:"error"`
+	Conclusion string `yaml:"conclusion"`
+	// Hang leaves the check run in progress forever.
+	Hang bool `yaml:"hang"`
+	// Trap is a Claude trap: silent (posts nothing), noop (posts nothing,
+	// as when Claude already commented), skip (workflow validation skip).
+	Trap string `yaml:"trap"`
+	// ReviewBody replaces the engine's review summary body (S5: quoted
+	// clean wording in a body with findings).
+	ReviewBody string `yaml:"review_body"`
+	// Comments are extra PR conversation comments the bot posts when it
+	// completes (a second Claude verdict, a status notice).
+	Comments []string `yaml:"comments"`
+	// LowConfidence is the number of Copilot findings suppressed into the
+	// review body.
+	LowConfidence int `yaml:"low_confidence"`
+	// Ignore makes the engine ignore the trigger of this round entirely
+	// (no check run, no review): a missed trigger.
+	Ignore bool `yaml:"ignore"`
+}
+
+// Finding is one scripted finding.
+type Finding struct {
+	ID         string `yaml:"id"` // scenario-local key, also the stable bug id seed
+	Path       string `yaml:"path"`
+	Line       int    `yaml:"line"`
+	StartLine  int    `yaml:"start_line"`
+	Title      string `yaml:"title"`
+	Severity   string `yaml:"severity"` // critical, high, medium, low
+	Body       string `yaml:"body"`
+	Suggestion string `yaml:"suggestion"` // replacement text of the anchored lines; Bugbot posts none
+	// Bad is the text whose absence from Path at a new head means fixed.
+	Bad string `yaml:"bad"`
+	// Fix replaces Bad when the simulated fixer (World.Fix) handles the
+	// finding; empty means the fixer declines it.
+	Fix string `yaml:"fix"`
+	// Locations are extra "path#La-Lb" locations (Bugbot cross-file).
+	Locations []string `yaml:"locations"`
+	// Once makes the engine withdraw the finding after its first post.
+	Once bool `yaml:"once"`
+}
+
+// ScriptedEvent is something that happens outside the engines after a
+// given cycle. Exactly one of Comment, Push, Fault, Kill is set.
+type ScriptedEvent struct {
+	AfterCycle int           `yaml:"after_cycle"`
+	Comment    *CommentEvent `yaml:"comment"`
+	Push       *PushEvent    `yaml:"push"`
+	Fault      *FaultEvent   `yaml:"fault"`
+	// Kill is "after-push": the runner ends the next cycle right after its
+	// push, before the state is saved.
+	Kill string `yaml:"kill"`
+}
+
+// CommentEvent is a PR conversation comment by someone. The body may name
+// a finding as {finding:<id>}, replaced by the loop's finding id of the
+// newest thread posted for it.
+type CommentEvent struct {
+	Author      string `yaml:"author"`
+	Association string `yaml:"association"`
+	Bot         bool   `yaml:"bot"`
+	Body        string `yaml:"body"`
+}
+
+// PushEvent is an outside push to the PR's head branch.
+type PushEvent struct {
+	Author  string            `yaml:"author"`
+	Message string            `yaml:"message"`
+	Files   map[string]string `yaml:"files"`
+}
+
+// FaultEvent is a fault injected into the fake GitHub.
+type FaultEvent struct {
+	Match         string   `yaml:"match"` // "METHOD /path", "graphql:<root>" or "*"; {owner}, {repo}, {number} are filled in
+	Status        int      `yaml:"status"`
+	Times         int      `yaml:"times"`
+	RetryAfter    int      `yaml:"retry_after"`
+	Message       string   `yaml:"message"`
+	GraphQLErrors []string `yaml:"graphql_errors"`
+	ErrorType     string   `yaml:"error_type"`
+}
+
+// Expect is the scenario's expected outcome.
+type Expect struct {
+	EndReason       string            `yaml:"end_reason"`
+	Verdicts        map[string]string `yaml:"verdicts"`
+	Commits         *int              `yaml:"commits"`
+	ResolvedThreads *int              `yaml:"resolved_threads"`
+	// MaxTriggersPerSHA caps how often each engine was asked to review one
+	// head SHA.
+	MaxTriggersPerSHA map[string]int `yaml:"max_triggers_per_sha"`
+	// MinTriggers asks for at least this many triggers per engine overall.
+	MinTriggers    map[string]int `yaml:"min_triggers"`
+	ReportContains []string       `yaml:"report_contains"`
+	ReportExcludes []string       `yaml:"report_excludes"`
+	// NoDuplicateComments: no author posted the same body twice on one SHA.
+	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
+	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
+}
+
+// Duration is a time.Duration written as "90s" or "3m" in YAML.
+type Duration time.Duration
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// Known engine names.
+const (
+	Bugbot     = "bugbot"
+	Copilot    = "copilot"
+	Claude     = "claude"
+	Gemini     = "gemini"
+	CodeRabbit = "coderabbit"
+)
+
+// KnownEngines lists the engines the simulator has bots for.
+var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
+
+var (
+	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING"}
+	knownEnds     = []string{"clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownSev      = []string{"", "critical", "high", "medium", "low"}
+	knownTraps    = []string{"", "silent", "noop", "skip"}
+	knownAssoc    = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
+	ruleIDRE      = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
+	nameRE        = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+)
+
+// LoadScenario reads and validates one scenario file. Unknown keys are
+// errors naming the field and the file.
+func LoadScenario(file string) (Scenario, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("reading scenario: %w", err)
+	}
+	sc, err := ParseScenario(b)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("scenario %s: %w", file, err)
+	}
+	sc.File = file
+	if base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)); base != sc.Name {
+		return Scenario{}, fmt.Errorf("scenario %s: name %q differs from the file name %q", file, sc.Name, base)
+	}
+	return sc, nil
+}
+
+// LoadScenarios loads every *.yaml file of dir, sorted by name.
+func LoadScenarios(dir string) ([]Scenario, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(files)
+	var out []Scenario
+	var errs []error
+	for _, f := range files {
+		sc, err := LoadScenario(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, sc)
+	}
+	return out, errors.Join(errs...)
+}
+
+// ParseScenario decodes and validates a scenario document.
+func ParseScenario(b []byte) (Scenario, error) {
+	var sc Scenario
+	if err := yaml.UnmarshalWithOptions(b, &sc, yaml.Strict()); err != nil {
+		return Scenario{}, fmt.Errorf("decoding: %s", yaml.FormatError(err, false, true))
+	}
+	sc.defaults()
+	if err := sc.Validate(); err != nil {
+		return Scenario{}, err
+	}
+	return sc, nil
+}
+
+func (sc *Scenario) defaults() {
+	if sc.Start.IsZero() {
+		sc.Start = DefaultStart
+	}
+	if sc.Tick == 0 {
+		sc.Tick = Duration(time.Minute)
+	}
+	if sc.Repository.Owner == "" {
+		sc.Repository.Owner = "acme"
+	}
+	if sc.Repository.Name == "" {
+		sc.Repository.Name = "calc"
+	}
+	if sc.Repository.DefaultBranch == "" {
+		sc.Repository.DefaultBranch = "main"
+	}
+	if sc.PR.Branch == "" {
+		sc.PR.Branch = "feature"
+	}
+	if sc.PR.Author == "" {
+		sc.PR.Author = sc.Repository.Owner
+	}
+	if sc.PR.Title == "" {
+		sc.PR.Title = "Change " + sc.PR.Branch
+	}
+	if sc.MaxSteps == 0 {
+		sc.MaxSteps = 60
+	}
+	for name, e := range sc.Engines {
+		if e.Installed == nil {
+			t := true
+			e.Installed = &t
+		}
+		sc.Engines[name] = e
+	}
+}
+
+// Validate checks the scenario and joins every problem found.
+func (sc Scenario) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !nameRE.MatchString(sc.Name) {
+		bad("name %q: want lower-case words joined by dashes", sc.Name)
+	}
+	if strings.TrimSpace(sc.Description) == "" {
+		bad("description: missing")
+	}
+	if len(sc.Rules) == 0 {
+		bad("rules: name at least one rule id")
+	}
+	for _, r := range sc.Rules {
+		if !ruleIDRE.MatchString(r) {
+			bad("rules: %q is not a rule id like ST2", r)
+		}
+	}
+	if len(sc.PR.Files) == 0 && len(sc.Repository.Files) == 0 {
+		bad("repository.files and pr.files: the PR changes nothing")
+	}
+	for p := range sc.allFiles() {
+		if path.IsAbs(p) || strings.Contains(p, "..") || p == "" {
+			bad("file %q: want a relative path inside the repository", p)
+		}
+	}
+	for l, a := range sc.Repository.Collaborators {
+		if a == "" || !slices.Contains(knownAssoc, a) {
+			bad("repository.collaborators.%s: association %q is not one of %v", l, a, knownAssoc[1:])
+		}
+	}
+	if len(sc.Engines) == 0 {
+		bad("engines: script at least one engine")
+	}
+	texts := sc.fileTexts()
+	seen := map[string]string{}
+	for _, name := range sortedKeys(sc.Engines) {
+		e := sc.Engines[name]
+		if !slices.Contains(KnownEngines, name) {
+			bad("engines.%s: unknown engine (known: %s)", name, strings.Join(KnownEngines, ", "))
+			continue
+		}
+		if e.Workflow != "" && name != Claude {
+			bad("engines.%s.workflow: only claude has a workflow file", name)
+		}
+		if e.AutoOnPush && name != Copilot {
+			bad("engines.%s.auto_on_push: only copilot's push reviews are optional", name)
+		}
+		rounds := slices.Clone(e.Rounds)
+		if e.Default != nil {
+			rounds = append(rounds, *e.Default)
+		}
+		for i, r := range rounds {
+			where := fmt.Sprintf("engines.%s.rounds[%d]", name, i)
+			if i == len(e.Rounds) {
+				where = fmt.Sprintf("engines.%s.default", name)
+			}
+			errs = append(errs, r.validate(where, name, texts, seen)...)
+		}
+	}
+	for i, ev := range sc.Events {
+		where := fmt.Sprintf("events[%d]", i)
+		n := 0
+		for _, set := range []bool{ev.Comment != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			bad("%s: set exactly one of comment, push, fault, kill", where)
+		}
+		if ev.AfterCycle < 0 {
+			bad("%s.after_cycle: must not be negative", where)
+		}
+		switch {
+		case ev.Comment != nil:
+			if ev.Comment.Author == "" || strings.TrimSpace(ev.Comment.Body) == "" {
+				bad("%s.comment: author and body are required", where)
+			}
+			if !slices.Contains(knownAssoc, ev.Comment.Association) {
+				bad("%s.comment.association: %q is not one of %v", where, ev.Comment.Association, knownAssoc[1:])
+			}
+			for _, m := range findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1) {
+				if _, ok := seen[m[1]]; !ok {
+					bad("%s.comment.body: {finding:%s} names no scripted finding", where, m[1])
+				}
+			}
+		case ev.Push != nil:
+			if len(ev.Push.Files) == 0 {
+				bad("%s.push.files: an outside push changes at least one file", where)
+			}
+		case ev.Fault != nil:
+			if ev.Fault.Match == "" {
+				bad("%s.fault.match: required", where)
+			}
+			if ev.Fault.Status == 0 && len(ev.Fault.GraphQLErrors) == 0 {
+				bad("%s.fault: set status or graphql_errors", where)
+			}
+		case ev.Kill != "":
+			if ev.Kill != "after-push" {
+				bad("%s.kill: %q, want after-push", where, ev.Kill)
+			}
+		}
+	}
+	x := sc.Expect
+	if !slices.Contains(knownEnds, x.EndReason) {
+		bad("expect.end_reason: %q is not one of %s", x.EndReason, strings.Join(knownEnds, ", "))
+	}
+	for _, eng := range sortedKeys(x.Verdicts) {
+		if _, ok := sc.Engines[eng]; !ok {
+			bad("expect.verdicts.%s: engine not scripted", eng)
+		}
+		if !slices.Contains(knownVerdicts, x.Verdicts[eng]) {
+			bad("expect.verdicts.%s: %q is not one of %s", eng, x.Verdicts[eng], strings.Join(knownVerdicts, ", "))
+		}
+	}
+	for _, m := range []map[string]int{x.MaxTriggersPerSHA, x.MinTriggers} {
+		for _, eng := range sortedKeys(m) {
+			if _, ok := sc.Engines[eng]; !ok {
+				bad("expect trigger count for %s: engine not scripted", eng)
+			}
+		}
+	}
+	if x.Commits != nil && *x.Commits < 0 || x.ResolvedThreads != nil && *x.ResolvedThreads < 0 {
+		bad("expect: counts must not be negative")
+	}
+	if sc.MaxSteps < 1 {
+		bad("max_steps: must be positive")
+	}
+	return errors.Join(errs...)
+}
+
+func (r Round) validate(where, engine string, texts map[string][]string, seen map[string]string) []error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(where+format, args...)) }
+	if r.Latency < 0 {
+		bad(".latency: must not be negative")
+	}
+	if !slices.Contains(knownTraps, r.Trap) {
+		bad(".trap: %q is not one of silent, noop, skip", r.Trap)
+	}
+	if r.Trap != "" && engine != Claude {
+		bad(".trap: only claude has traps")
+	}
+	if r.LowConfidence != 0 && engine != Copilot {
+		bad(".low_confidence: only copilot suppresses findings")
+	}
+	modes := 0
+	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		bad(": clean, error, hang, trap and ignore exclude each other")
+	}
+	if modes > 0 && len(r.Findings) > 0 {
+		bad(": findings with clean, error, hang, trap or ignore")
+	}
+	for i, f := range r.Findings {
+		fw := fmt.Sprintf(".findings[%d]", i)
+		switch {
+		case !nameRE.MatchString(f.ID):
+			bad("%s.id: %q, want a short lower-case key", fw, f.ID)
+		case seen[f.ID] != "" && seen[f.ID] != engine:
+			bad("%s.id: %q is already used by %s", fw, f.ID, seen[f.ID])
+		}
+		seen[f.ID] = engine
+		if f.Path == "" || f.Line < 1 {
+			bad("%s: path and a positive line are required", fw)
+		}
+		if f.StartLine > f.Line {
+			bad("%s.start_line: after line", fw)
+		}
+		if strings.TrimSpace(f.Title) == "" && strings.TrimSpace(f.Body) == "" {
+			bad("%s: a title or a body is required", fw)
+		}
+		if !slices.Contains(knownSev, f.Severity) {
+			bad("%s.severity: %q is not one of critical, high, medium, low", fw, f.Severity)
+		}
+		if f.Bad == "" {
+			bad("%s.bad: required (the text whose removal fixes the finding)", fw)
+		} else if !slices.ContainsFunc(texts[f.Path], func(s string) bool { return strings.Contains(s, f.Bad) }) {
+			bad("%s.bad: %q is in no version of %s the scenario writes", fw, f.Bad, f.Path)
+		}
+		for _, l := range f.Locations {
+			if !strings.Contains(l, "#L") {
+				bad("%s.locations: %q, want path#La-Lb", fw, l)
+			}
+		}
+	}
+	return errs
+}
+
+var findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+
+// allFiles is every path the scenario writes.
+func (sc Scenario) allFiles() map[string]bool {
+	out := map[string]bool{}
+	for p := range sc.Repository.Files {
+		out[p] = true
+	}
+	for p := range sc.PR.Files {
+		out[p] = true
+	}
+	for _, ev := range sc.Events {
+		if ev.Push != nil {
+			for p := range ev.Push.Files {
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
+// fileTexts is every version of every file the scenario writes.
+func (sc Scenario) fileTexts() map[string][]string {
+	out := map[string][]string{}
+	add := func(m map[string]string) {
+		for p, s := range m {
+			out[p] = append(out[p], s)
+		}
+	}
+	add(sc.PR.Files)
+	add(sc.Repository.Files)
+	for _, ev := range sc.Events {
+		if ev.Push != nil {
+			add(ev.Push.Files)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,546 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
+)
+
+// Event is a webhook delivery the simulated GitHub would make: the event
+// name (X-GitHub-Event) and a JSON payload shaped like GitHub's.
+type Event struct {
+	Name    string
+	Payload []byte
+}
+
+// Tokens are the tokens the World registered on the fake; pass them to the
+// action as GITHUB_TOKEN, trigger-token and push-token.
+type Tokens struct {
+	Action  string // GITHUB_TOKEN: github-actions[bot]
+	Trigger string // a maintainer's PAT; "" when the scenario gives none
+	Push    string // a maintainer's PAT for pushes; "" when none
+}
+
+// Identities behind the scenario tokens.
+const (
+	ActionToken  = "ghs_sim_action"
+	TriggerToken = "ghp_sim_trigger"
+	PushToken    = "ghp_sim_push"
+	TriggerLogin = "loop-maintainer"
+)
+
+// World is a scenario set up on a fake GitHub: the repository, the PR, the
+// engine bots and the queue of webhook events their actions raise. All
+// methods are safe for concurrent use; nothing sleeps or reads the wall
+// clock.
+type World struct {
+	Scenario Scenario
+	Fake     *ghfake.Fake
+	Owner    string
+	Repo     string
+	Number   int
+	Tokens   Tokens
+	// Expect is the scenario's expected outcome.
+	Expect Expect
+
+	clock   *Clock
+	ownFake bool
+
+	mu        sync.Mutex
+	queue     []Event
+	inbox     []stimulus
+	bots      []*bot
+	head      string
+	draft     bool
+	botLogins map[string]bool
+	triggers  map[string]map[string]int // engine → head SHA → triggers
+	said      []said
+	posted    map[string]postedRef // scripted finding id → newest thread root
+	byComment map[int64]Finding    // every posted root comment → its finding
+	applied   map[int]bool
+	kill      bool
+	outside   int // commits the scenario itself pushed (the PR's first included)
+}
+
+type postedRef struct {
+	engine    string
+	commentID int64
+}
+
+type said struct {
+	author, body, sha string
+}
+
+type stimulusKind int
+
+const (
+	stimComment stimulusKind = iota
+	stimReviewRequest
+	stimPush
+	stimReady
+	stimOpened
+)
+
+type stimulus struct {
+	kind   stimulusKind
+	login  string
+	bot    bool
+	body   string
+	logins []string
+	sha    string
+	byUser bool // a push or ready_for_review made with a user identity
+}
+
+// NewWorld starts a fake GitHub on loopback whose clock is the scenario's
+// virtual clock and sets the scenario up on it. Close stops the fake.
+func NewWorld(sc Scenario) (*World, error) {
+	clock := NewClock(sc.Start)
+	fake := ghfake.New(ghfake.Options{Now: clock.Now})
+	w, err := sc.SetupWithClock(fake, clock)
+	if err != nil {
+		fake.Close()
+		return nil, err
+	}
+	w.ownFake = true
+	return w, nil
+}
+
+// Close stops the fake when the World started it.
+func (w *World) Close() {
+	if w.ownFake {
+		w.Fake.Close()
+	}
+}
+
+// Setup creates the repository, users, tokens, PR and bots on fake with a
+// new clock at the scenario's start. The fake's own clock is not changed:
+// prefer NewWorld or SetupWithClock with a fake built on the same clock.
+func (sc Scenario) Setup(fake *ghfake.Fake) (*World, error) {
+	return sc.SetupWithClock(fake, NewClock(sc.Start))
+}
+
+// SetupWithClock is Setup with the clock the fake was built with.
+func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, error) {
+	r := sc.Repository
+	w := &World{Scenario: sc, Fake: fake, Owner: r.Owner, Repo: r.Name, Expect: sc.Expect, clock: clock,
+		botLogins: map[string]bool{ActionsLogin: true}, triggers: map[string]map[string]int{},
+		posted: map[string]postedRef{}, byComment: map[int64]Finding{}, applied: map[int]bool{}}
+	if err := fake.AddRepo(r.Owner, r.Name, r.DefaultBranch); err != nil {
+		return nil, err
+	}
+	fake.AddToken(ActionToken, ghfake.Identity{Login: ActionsLogin, ID: ActionsID, Bot: true, Association: "NONE"})
+	w.Tokens.Action = ActionToken
+	if sc.Tokens.Trigger {
+		fake.AddToken(TriggerToken, ghfake.Identity{Login: TriggerLogin, Association: "MEMBER"})
+		w.Tokens.Trigger = TriggerToken
+	}
+	if sc.Tokens.Push {
+		fake.AddToken(PushToken, ghfake.Identity{Login: TriggerLogin, Association: "MEMBER"})
+		w.Tokens.Push = PushToken
+	}
+	for _, login := range sortedKeys(r.Collaborators) {
+		fake.AddUser(login, 0, false)
+	}
+	fake.AddUser(BugbotLogin, BugbotID, true)
+	fake.AddUser(CopilotReviewerLogin, CopilotID, true)
+	fake.AddUser(CopilotCommentLogin, CopilotID, true)
+	fake.AddUser(ClaudeLogin, ClaudeID, true)
+	fake.AddUser(GeminiLogin, GeminiID, true)
+	fake.AddUser(CodeRabbitLogin, CodeRabbitID, true)
+	for _, l := range []string{BugbotLogin, CopilotReviewerLogin, CopilotCommentLogin, ClaudeLogin, GeminiLogin, CodeRabbitLogin} {
+		w.botLogins[strings.ToLower(l)] = true
+	}
+
+	base := map[string]string{}
+	for p, s := range r.Files {
+		base[p] = s
+	}
+	if e, ok := sc.Engines[Claude]; ok && *e.Installed {
+		wf := e.Workflow
+		if wf == "" {
+			wf = ClaudeWorkflow
+		}
+		base[ClaudeWorkflowPath] = wf
+	}
+	if len(base) > 0 {
+		if err := fake.SetProtected(r.Owner, r.Name, r.DefaultBranch, false); err != nil {
+			return nil, err
+		}
+		if _, err := fake.PushCommit(r.Owner, r.Name, r.DefaultBranch, base, "Add the calculator module"); err != nil {
+			return nil, fmt.Errorf("committing the base files: %w", err)
+		}
+		if err := fake.SetProtected(r.Owner, r.Name, r.DefaultBranch, true); err != nil {
+			return nil, err
+		}
+	}
+	files := sc.PR.Files
+	if len(files) == 0 {
+		files = map[string]string{".keep": ""}
+	}
+	n, err := fake.CreatePR(r.Owner, r.Name, ghfake.PROptions{Title: sc.PR.Title, Body: sc.PR.Body, Author: sc.PR.Author,
+		Head: sc.PR.Branch, Base: r.DefaultBranch, Draft: sc.PR.Draft, Fork: sc.PR.Fork, Files: files})
+	if err != nil {
+		return nil, err
+	}
+	w.Number = n
+	w.outside = 1
+	snap := fake.PR(r.Owner, r.Name, n)
+	w.head, w.draft = snap.HeadSHA, snap.Draft
+
+	for _, name := range sortedKeys(sc.Engines) {
+		w.bots = append(w.bots, newBot(w, name, sc.Engines[name]))
+	}
+	fake.OnIssueComment(w.onIssueComment)
+	fake.OnReviewRequested(w.onReviewRequested)
+	fake.OnPush(w.onPush)
+
+	w.mu.Lock()
+	w.inbox = append(w.inbox, stimulus{kind: stimOpened, sha: w.head})
+	w.mu.Unlock()
+	w.ReactToRequests()
+	return w, nil
+}
+
+// Clock is the World's virtual clock.
+func (w *World) Clock() *Clock { return w.clock }
+
+// Now is the current virtual time.
+func (w *World) Now() time.Time { return w.clock.Now() }
+
+// Pending returns the queued webhook events without removing them.
+func (w *World) Pending() []Event {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.queue)
+}
+
+// Drain returns and removes the queued webhook events, oldest first.
+func (w *World) Drain() []Event {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	q := w.queue
+	w.queue = nil
+	return q
+}
+
+// Events is Drain.
+func (w *World) Events() []Event { return w.Drain() }
+
+func (w *World) emit(name string, payload []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.queue = append(w.queue, Event{Name: name, Payload: payload})
+}
+
+// Advance moves the virtual clock by d and lets the bots act: queued
+// reviews start, started ones complete when their latency has passed, and
+// the events they raise are queued.
+func (w *World) Advance(d time.Duration) {
+	w.clock.Advance(d)
+	w.ReactToRequests()
+	now := w.clock.Now()
+	for _, b := range w.bots {
+		b.tick(now)
+	}
+}
+
+// ReactToRequests lets the bots see what happened on the fake since the
+// last call (comments, review requests, pushes, un-drafting): each starts
+// the review its trigger asks for, as a queued check run where the real
+// engine has one. Nothing completes before Advance.
+func (w *World) ReactToRequests() {
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	w.mu.Lock()
+	if snap.HeadSHA != "" && snap.HeadSHA != w.head {
+		w.head = snap.HeadSHA
+		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: snap.HeadSHA, byUser: w.Tokens.Push != ""})
+	}
+	if w.draft && !snap.Draft {
+		w.inbox = append(w.inbox, stimulus{kind: stimReady, sha: snap.HeadSHA, byUser: w.readyByUser()})
+	}
+	w.draft = snap.Draft
+	in := w.inbox
+	w.inbox = nil
+	w.mu.Unlock()
+	for _, s := range in {
+		for _, b := range w.bots {
+			b.react(s)
+		}
+	}
+}
+
+// readyByUser reports whether the last markPullRequestReadyForReview was
+// made with a user identity (a GITHUB_TOKEN one starts no workflow).
+func (w *World) readyByUser() bool {
+	reqs := w.Fake.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if strings.Contains(reqs[i].GraphQL, "markPullRequestReadyForReview") {
+			return !w.botLogins[strings.ToLower(reqs[i].Login)]
+		}
+	}
+	return true
+}
+
+func (w *World) headSHA() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.head
+}
+
+func (w *World) isBot(login string, flagged bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return flagged || w.botLogins[strings.ToLower(strings.TrimSuffix(login, "[bot]"))]
+}
+
+func (w *World) onIssueComment(ev ghfake.IssueCommentEvent) {
+	if ev.Number != w.Number || !strings.EqualFold(ev.Owner, w.Owner) {
+		return
+	}
+	bot := w.isBot(ev.Comment.Author, false)
+	w.refreshHead()
+	w.mu.Lock()
+	w.said = append(w.said, said{author: ev.Comment.Author, body: ev.Comment.Body, sha: w.head})
+	for _, b := range w.bots {
+		if b.isTrigger(ev.Comment.Body) {
+			w.countTrigger(b.name)
+		}
+	}
+	w.inbox = append(w.inbox, stimulus{kind: stimComment, login: ev.Comment.Author, bot: bot, body: ev.Comment.Body})
+	w.mu.Unlock()
+	// A comment made with GITHUB_TOKEN starts no workflow; anyone else's does.
+	if !strings.EqualFold(ev.Comment.Author, ActionsLogin) {
+		w.emit("issue_comment", w.issueCommentPayload(ev.Comment, bot))
+	}
+}
+
+func (w *World) onReviewRequested(ev ghfake.ReviewRequestEvent) {
+	if ev.Number != w.Number || !strings.EqualFold(ev.Owner, w.Owner) {
+		return
+	}
+	w.refreshHead()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range ev.Logins {
+		if strings.EqualFold(strings.TrimSuffix(l, "[bot]"), CopilotReviewerLogin) {
+			w.countTrigger(Copilot)
+		}
+	}
+	w.inbox = append(w.inbox, stimulus{kind: stimReviewRequest, logins: ev.Logins})
+}
+
+func (w *World) onPush(ev ghfake.PushEvent) {
+	if ev.Number != w.Number || !strings.EqualFold(ev.Owner, w.Owner) {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ev.After != w.head {
+		w.head = ev.After
+		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: ev.After, byUser: w.Tokens.Push != ""})
+	}
+}
+
+// refreshHead notices a head the loop pushed since the last look, so a
+// trigger is counted against the SHA it targets.
+func (w *World) refreshHead() {
+	sha := w.Fake.HeadSHA(w.Owner, w.Repo, w.Number)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if sha != "" && sha != w.head {
+		w.head = sha
+		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: sha, byUser: w.Tokens.Push != ""})
+	}
+}
+
+// countTrigger needs w.mu held.
+func (w *World) countTrigger(engine string) {
+	m := w.triggers[engine]
+	if m == nil {
+		m = map[string]int{}
+		w.triggers[engine] = m
+	}
+	m[w.head]++
+}
+
+// Triggers returns, per engine, how many times it was asked to review each
+// head SHA (trigger comments by anyone, review requests).
+func (w *World) Triggers() map[string]map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]map[string]int{}
+	for e, m := range w.triggers {
+		out[e] = map[string]int{}
+		for s, n := range m {
+			out[e][s] = n
+		}
+	}
+	return out
+}
+
+// ApplyEvents performs the scripted events due after cycle (comments,
+// outside pushes, faults, kills), once each, and queues the webhook events
+// they raise.
+func (w *World) ApplyEvents(cycle int) error {
+	w.mu.Lock()
+	if w.applied[cycle] {
+		w.mu.Unlock()
+		return nil
+	}
+	w.applied[cycle] = true
+	w.mu.Unlock()
+	for _, ev := range w.Scenario.Events {
+		if ev.AfterCycle != cycle {
+			continue
+		}
+		var err error
+		switch {
+		case ev.Comment != nil:
+			err = w.comment(*ev.Comment)
+		case ev.Push != nil:
+			err = w.outsidePush(*ev.Push)
+		case ev.Fault != nil:
+			w.Fake.Inject(w.fault(*ev.Fault))
+		case ev.Kill != "":
+			w.mu.Lock()
+			w.kill = true
+			w.mu.Unlock()
+		}
+		if err != nil {
+			return fmt.Errorf("event after cycle %d: %w", cycle, err)
+		}
+	}
+	w.ReactToRequests()
+	return nil
+}
+
+// TakeKill reports whether a scripted kill is armed and disarms it: the
+// runner then ends its next cycle right after the push, before the state
+// is saved (E5).
+func (w *World) TakeKill() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	k := w.kill
+	w.kill = false
+	return k
+}
+
+// KillArmed reports whether a scripted kill waits for the next push.
+func (w *World) KillArmed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.kill
+}
+
+// FindingID is the id the loop gives the newest thread posted for a
+// scripted finding ("bugbot-2233029601"), or "" before it was posted.
+func (w *World) FindingID(scripted string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p, ok := w.posted[scripted]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s-%d", p.engine, p.commentID)
+}
+
+func (w *World) comment(c CommentEvent) error {
+	body := findingRefRE.ReplaceAllStringFunc(c.Body, func(m string) string {
+		id := findingRefRE.FindStringSubmatch(m)[1]
+		if f := w.FindingID(id); f != "" {
+			return f
+		}
+		return m
+	})
+	assoc := c.Association
+	if assoc == "" {
+		assoc = w.Scenario.Repository.Collaborators[c.Author]
+	}
+	if c.Bot {
+		w.mu.Lock()
+		w.botLogins[strings.ToLower(c.Author)] = true
+		w.mu.Unlock()
+	}
+	cm, err := w.Fake.AddIssueComment(w.Owner, w.Repo, w.Number, c.Author, assoc, body)
+	if err != nil {
+		return err
+	}
+	// AddIssueComment fires no hook: deliver what GitHub would.
+	w.onIssueComment(ghfake.IssueCommentEvent{Owner: w.Owner, Repo: w.Repo, Number: w.Number, Comment: w.issueComment(cm)})
+	return nil
+}
+
+func (w *World) issueComment(id int64) ghfake.IssueComment {
+	for _, c := range w.Fake.PR(w.Owner, w.Repo, w.Number).Comments {
+		if c.ID == id {
+			return c
+		}
+	}
+	return ghfake.IssueComment{ID: id}
+}
+
+func (w *World) outsidePush(p PushEvent) error {
+	msg := p.Message
+	if msg == "" {
+		msg = "Outside change"
+	}
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	sha, err := w.Fake.PushCommit(w.Owner, w.Repo, snap.HeadRef, p.Files, msg)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.outside++
+	before := w.head
+	if w.head != sha {
+		w.head = sha
+		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: sha, byUser: true})
+	}
+	w.mu.Unlock()
+	author := p.Author
+	if author == "" {
+		author = w.Owner
+	}
+	w.emit("pull_request", w.pullRequestPayload("synchronize", before, sha, author))
+	return nil
+}
+
+func (w *World) fault(f FaultEvent) ghfake.Fault {
+	r := strings.NewReplacer("{owner}", w.Owner, "{repo}", w.Repo, "{number}", fmt.Sprint(w.Number))
+	return ghfake.Fault{Match: r.Replace(f.Match), Status: f.Status, Times: f.Times, RetryAfter: f.RetryAfter,
+		Message: f.Message, GraphQLErrors: f.GraphQLErrors, GraphQLErrorType: f.ErrorType}
+}
+
+// fileAt reads path at commit sha from the fake's bare repository; ok is
+// false when the file does not exist there.
+func (w *World) fileAt(sha, path string) (string, bool) {
+	dir := strings.TrimPrefix(w.Fake.CloneURL(w.Owner, w.Repo), "file://")
+	cmd := exec.CommandContext(context.Background(), "git", "--git-dir", dir, "show", sha+":"+path)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", false
+	}
+	return string(out), true
+}
+
+// commitsSince counts the commits on the PR head that the scenario did not
+// push itself: the loop's commits.
+func (w *World) loopCommits() int {
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	dir := strings.TrimPrefix(w.Fake.CloneURL(w.Owner, w.Repo), "file://")
+	out, err := exec.CommandContext(context.Background(), "git", "--git-dir", dir, "rev-list", "--count", snap.BaseRef+".."+snap.HeadSHA).Output()
+	if err != nil {
+		return -1
+	}
+	n := 0
+	fmt.Sscan(strings.TrimSpace(string(out)), &n)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return n - w.outside
+}
