@@ -143,8 +143,12 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		if fixErr != nil && out == loop.OutcomeFixed {
 			out = loop.OutcomeReverted
 		}
+		just := row.Justification
+		if just == "" {
+			just = row.Reason // Tier 3 rows carry their escalation reason (H3)
+		}
 		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
-			Tier: int(row.Tier), Justification: row.Justification, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
+			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
 	}
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
 	if fixErr != nil {
