@@ -21,6 +21,11 @@ func TestWebhookExamplesParseIntoGoGitHubEvents(t *testing.T) {
 		"pull_request_review_comment": "pull_request_review_comment", "pull_request_review_thread": "pull_request_review_thread",
 		"push": "push", "workflow_dispatch": "workflow_dispatch", "workflow_run": "workflow_run",
 	}
+	// Payloads go-github cannot parse, with the reason; internal/event must
+	// tolerate them (or decode the fields it needs itself).
+	knownBad := map[string]string{
+		"check_run/rerequested.json": `timestamps without a zone ("2018-04-25 20:42:10") are not RFC 3339`,
+	}
 	for folder, event := range events {
 		files, _ := filepath.Glob(filepath.Join(dir, folder, "*.json"))
 		if len(files) == 0 {
@@ -32,6 +37,13 @@ func TestWebhookExamplesParseIntoGoGitHubEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			ev, err := gh.ParseWebHook(event, b)
+			rel := folder + "/" + filepath.Base(p)
+			if why, bad := knownBad[rel]; bad {
+				if err == nil {
+					t.Errorf("%s now parses; drop it from knownBad (%s)", rel, why)
+				}
+				continue
+			}
 			if err != nil {
 				t.Errorf("%s: %v", p, err)
 				continue
