@@ -486,3 +486,57 @@ func TestScriptedEventsAndCheck(t *testing.T) {
 		t.Fatalf("check %v, want only the resolved-thread mismatch", msgs)
 	}
 }
+
+func TestW1WorldPostsEveryEnginesFindingAndTheScriptedFixerFixesThem(t *testing.T) {
+	t.Parallel()
+	sc, err := LoadScenario(filepath.Join(scenarioDir, "w1-three-engines-clean-after-one-fix.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, gh, _ := newWorld(t, sc)
+	if err := gh.RequestCopilotReview(context.Background(), w.Owner, w.Repo, w.Number); err != nil {
+		t.Fatal(err)
+	}
+	w.ReactToRequests()
+	for range 3 {
+		w.Advance(time.Minute)
+	}
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	if len(snap.Threads) != 3 {
+		t.Fatalf("%d threads, want one per engine", len(snap.Threads))
+	}
+	for _, id := range []string{"div-zero", "max-swapped", "sub-reversed"} {
+		if w.FindingID(id) == "" {
+			t.Errorf("finding %s not posted", id)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "calc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc/calc.go"), []byte(sc.PR.Files["calc/calc.go"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		Findings []map[string]any `json:"findings"`
+	}
+	for _, th := range snap.Threads {
+		in.Findings = append(in.Findings, map[string]any{"id": "x", "comment_id": th.Comments[0].ID, "path": th.Path})
+	}
+	in.Findings[0]["id"] = "first"
+	b, _ := json.Marshal(in)
+	input := filepath.Join(t.TempDir(), "findings.json")
+	if err := os.WriteFile(input, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := w.Fix(input, dir)
+	if err != nil || len(reply.Fixed) != 3 {
+		t.Fatalf("reply %+v, %v", reply, err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "calc/calc.go"))
+	for _, want := range []string{"return 0, ErrDivZero", "return a - b", "\t\treturn b\n\t}\n\treturn a\n"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("fixed file lacks %q", want)
+		}
+	}
+}
