@@ -62,7 +62,7 @@ func setup(t *testing.T, mod func(*github.Options)) *env {
 	logs := &syncBuffer{}
 	opts := github.Options{Token: token, APIURL: f.URL(), GraphQLURL: f.GraphQLURL(),
 		HTTPClient: &http.Client{Transport: rec}, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Timeout: 2 * time.Second, MaxRetries: 2, RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second}
+		Timeout: 30 * time.Second, MaxRetries: 2, RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -476,8 +476,8 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:  "a POST comment that times out is not retried",
-			opts:  func(o *github.Options) { o.Timeout = 50 * time.Millisecond },
-			fault: ghfake.Fault{Match: "POST /repos/o/r/issues/1/comments", Delay: time.Second, Times: 1},
+			opts:  func(o *github.Options) { o.Timeout = time.Second },
+			fault: ghfake.Fault{Match: "POST /repos/o/r/issues/1/comments", Delay: 30 * time.Second, Times: 1},
 			call:  func(e *env) error { _, err := e.c.CreateIssueComment(ctx, "o", "r", e.pr, "once"); return err },
 			check: func(t *testing.T, e *env, err error) {
 				if err == nil || e.c.Requests().Writes != 1 {
@@ -497,8 +497,8 @@ func TestFaults(t *testing.T) {
 		},
 		{
 			name:  "a read that times out is retried",
-			opts:  func(o *github.Options) { o.Timeout = 50 * time.Millisecond },
-			fault: ghfake.Fault{Match: "graphql:repository", Delay: time.Second, Times: 1},
+			opts:  func(o *github.Options) { o.Timeout = time.Second },
+			fault: ghfake.Fault{Match: "graphql:repository", Delay: 30 * time.Second, Times: 1},
 			call:  func(e *env) error { _, err := e.c.Observe(ctx, "o", "r", e.pr); return err },
 			check: func(t *testing.T, e *env, err error) {
 				if err != nil || e.c.Requests().Reads != 2 {
