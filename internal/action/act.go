@@ -290,6 +290,10 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
 		return "", fmt.Errorf("pushing the fix commit: %w", err)
 	}
+	if c.CrashAfterPush != nil && c.CrashAfterPush() {
+		c.res.Pushed = sha
+		return "", ErrCrashed
+	}
 	c.st = loop.RecordPush(c.st, sha)
 	c.res.Pushed = sha
 	if c.cfg.PushToken == c.cfg.GitHubToken {

@@ -109,7 +109,7 @@ func (c *prCycle) run(ctx context.Context) error {
 		return err
 	}
 	actErr := c.act(ctx)
-	if errors.Is(actErr, errLostRace) {
+	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {
 		return actErr
 	}
 	if actErr != nil {
@@ -332,6 +332,9 @@ func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, er
 		}
 		jr := loop.JudgeResult{Verdict: res.Verdict, Reason: res.Reason}
 		for i, it := range res.Items {
+			if coveredByFinding(it, m.Findings) {
+				continue // the inline finding itself enters triage
+			}
 			jr.Items = append(jr.Items, loop.Finding{
 				ID: fmt.Sprintf("%s-judge-%s-%d", v.Engine, shortSHA(c.obs.HeadSHA), i+1), Engine: v.Engine,
 				Title: it.Summary, Body: it.Summary, Path: it.Path, Line: it.Line, Severity: loop.SeverityUnknown,
@@ -340,6 +343,17 @@ func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, er
 		out[v.Engine] = jr
 	}
 	return out, nil
+}
+
+// coveredByFinding reports whether a judge item names the place of an
+// inline finding, which triage already holds.
+func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
+	for _, f := range fs {
+		if it.Path != "" && it.Path == f.Path && (it.Line == 0 || it.Line == f.Line || (it.Line >= f.StartLine && it.Line <= f.Line)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Observation {

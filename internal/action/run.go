@@ -44,7 +44,14 @@ type Deps struct {
 	TriggerRetryDelay time.Duration
 	// Judge overrides the judge built from the inputs.
 	Judge judge.Judge
+	// CrashAfterPush, when it returns true, ends the cycle right after the
+	// push and before the state is saved: a test seam for a run killed
+	// between push and save (E5).
+	CrashAfterPush func() bool
 }
+
+// ErrCrashed is returned by a cycle ended by Deps.CrashAfterPush.
+var ErrCrashed = errors.New("run killed after the push, before the state was saved")
 
 // Result is what one run did, per pull request.
 type Result struct {

@@ -1,0 +1,384 @@
+// Package scenario runs whole loops: a scripted scenario's simulated
+// engines on the fake GitHub, and `review-loop cycle` run for every event
+// GitHub would deliver (including the re-dispatches the action asks for),
+// until the loop hands back or the scenario's step cap is hit. The demo
+// and the scenario suite both run on it.
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/sim"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// Options configure a run.
+type Options struct {
+	// Self is the argv prefix that runs this program's helper mode (see
+	// Helper): the scripted fixer and judge commands run through it as
+	// real child processes.
+	Self []string
+	// Progress, when set, receives each cycle's per-engine status lines.
+	Progress io.Writer
+	// Log receives the action's diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// Result is what a run observed.
+type Result struct {
+	Outcome  sim.Outcome
+	Problems []string // mismatches with the scenario's expectation
+	Cycles   int
+	// Requests counts the action's API requests (reads and writes).
+	Requests github.Counts
+	// FinalState is the loop's state at the end.
+	FinalState state.State
+	// Report is the final status comment.
+	Report string
+}
+
+// Run plays sc to its end and checks the outcome.
+func Run(ctx context.Context, sc sim.Scenario, opts Options) (Result, error) {
+	w, err := sim.NewWorld(sc)
+	if err != nil {
+		return Result{}, fmt.Errorf("setting up %s: %w", sc.Name, err)
+	}
+	defer w.Close()
+	r := &run{w: w, sc: sc, opts: opts}
+	if err := r.setup(); err != nil {
+		return Result{}, err
+	}
+	defer r.cleanup()
+	return r.play(ctx)
+}
+
+type run struct {
+	w         *sim.World
+	sc        sim.Scenario
+	opts      Options
+	dir       string
+	workspace string
+	fixerSrv  *httptest.Server
+	counts    github.Counts
+	seenDisp  int
+	lastPlan  loop.Plan
+	cycles    int
+	idleTicks int
+}
+
+func (r *run) setup() error {
+	dir, err := os.MkdirTemp("", "review-loop-scenario-*")
+	if err != nil {
+		return err
+	}
+	r.dir = dir
+	r.workspace = filepath.Join(dir, "workspace")
+	snap := r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number)
+	out, err := exec.Command("git", "clone", "--quiet", "--branch", snap.HeadRef, r.w.Fake.CloneURL(r.w.Owner, r.w.Repo), r.workspace).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cloning the scenario repository: %v: %s", err, out)
+	}
+	// The scripted fixer needs the World (it knows each finding's fix):
+	// the helper child process calls back over loopback.
+	r.fixerSrv = httptest.NewServer(http.HandlerFunc(r.serveFix))
+	return nil
+}
+
+func (r *run) cleanup() {
+	if r.fixerSrv != nil {
+		r.fixerSrv.Close()
+	}
+	_ = os.RemoveAll(r.dir)
+}
+
+func (r *run) serveFix(w http.ResponseWriter, req *http.Request) {
+	var in struct{ Input, Dir string }
+	if err := json.NewDecoder(req.Body).Decode(&in); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	reply, err := r.w.Fix(in.Input, in.Dir)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	_ = json.NewEncoder(w).Encode(reply)
+}
+
+// inputs are the action inputs for this scenario, with the scripted
+// fixer and judge wired to this program's helper mode.
+func (r *run) inputs() map[string]string {
+	in := map[string]string{"github-token": r.w.Tokens.Action}
+	for k, v := range r.sc.Inputs {
+		in[k] = v
+	}
+	if r.w.Tokens.Trigger != "" {
+		in["trigger-token"] = r.w.Tokens.Trigger
+	}
+	if r.w.Tokens.Push != "" {
+		in["push-token"] = r.w.Tokens.Push
+	}
+	self := strings.Join(quoteAll(r.opts.Self), " ")
+	if v := in["fixer-command"]; v == "sim-fixer" {
+		in["fixer-command"] = self + " " + helperFixer + " " + r.fixerSrv.URL
+		if in["fixer"] == "" {
+			in["fixer"] = "command"
+		}
+	}
+	if mode, ok := strings.CutPrefix(in["judge-command"], "sim-judge"); ok {
+		in["judge-command"] = self + " " + helperJudge + " " + strings.TrimSpace(mode)
+	}
+	return in
+}
+
+func quoteAll(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return out
+}
+
+// play delivers events cycle after cycle until the loop hands back.
+func (r *run) play(ctx context.Context) (Result, error) {
+	// A maintainer starts the loop by dispatching the workflow.
+	queue := []sim.Event{r.dispatchEvent()}
+	if err := r.w.ApplyEvents(0); err != nil {
+		return Result{}, err
+	}
+	for r.cycles < r.sc.MaxSteps {
+		if len(queue) == 0 {
+			queue = r.wait()
+			if len(queue) == 0 {
+				break
+			}
+		}
+		ev := queue[0]
+		queue = queue[1:]
+		res, err := r.cycle(ctx, ev)
+		if err != nil && !errors.Is(err, action.ErrCrashed) {
+			r.progress("cycle %d (%s): error: %v\n", r.cycles, ev.Name, err)
+		}
+		if len(res.PRs) > 0 {
+			r.lastPlan = res.PRs[0].Plan
+		}
+		if err := r.w.ApplyEvents(r.cycles); err != nil {
+			return Result{}, err
+		}
+		r.w.ReactToRequests()
+		queue = append(queue, r.newDispatches()...)
+		queue = append(queue, r.w.Drain()...)
+		if st, ok := r.state(); ok && st.Status != state.StatusActive && st.Status != "" && len(queue) == 0 {
+			break
+		}
+	}
+	return r.result(), nil
+}
+
+// wait advances virtual time until an engine raises an event; when nothing
+// happens for a while, the scheduled sweep wakes the loop (the backstop).
+func (r *run) wait() []sim.Event {
+	if st, ok := r.state(); ok && st.Status != state.StatusActive {
+		return nil
+	}
+	for i := 0; i < 30; i++ {
+		r.w.Advance(time.Duration(r.sc.Tick))
+		if evs := r.w.Drain(); len(evs) > 0 {
+			r.idleTicks = 0
+			return evs
+		}
+	}
+	r.idleTicks++
+	if r.idleTicks > 3*r.sc.MaxSteps {
+		return nil
+	}
+	return []sim.Event{{Name: "schedule", Payload: []byte(`{"schedule":"*/30 * * * *"}`)}}
+}
+
+func (r *run) dispatchEvent() sim.Event {
+	p := map[string]any{
+		"inputs":     map[string]any{"pr": fmt.Sprint(r.w.Number)},
+		"ref":        "refs/heads/main",
+		"repository": map[string]any{"name": r.w.Repo, "full_name": r.w.Owner + "/" + r.w.Repo, "owner": map[string]any{"login": r.w.Owner}},
+		"sender":     map[string]any{"login": "github-actions[bot]", "type": "Bot"},
+		"workflow":   ".github/workflows/review-loop.yml",
+	}
+	b, _ := json.Marshal(p)
+	return sim.Event{Name: "workflow_dispatch", Payload: b}
+}
+
+// newDispatches turns the action's re-dispatches into workflow_dispatch
+// events, as GitHub would.
+func (r *run) newDispatches() []sim.Event {
+	ds := r.w.Fake.Dispatches()
+	var out []sim.Event
+	for _, d := range ds[r.seenDisp:] {
+		_ = d
+		out = append(out, r.dispatchEvent())
+	}
+	r.seenDisp = len(ds)
+	return out
+}
+
+// cycle runs `review-loop cycle` in-process for one event.
+func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
+	r.cycles++
+	path := filepath.Join(r.dir, fmt.Sprintf("event-%d.json", r.cycles))
+	if err := os.WriteFile(path, ev.Payload, 0o600); err != nil {
+		return action.Result{}, err
+	}
+	env := map[string]string{
+		"GITHUB_EVENT_NAME":   ev.Name,
+		"GITHUB_EVENT_PATH":   path,
+		"GITHUB_REPOSITORY":   r.w.Owner + "/" + r.w.Repo,
+		"GITHUB_API_URL":      r.w.Fake.URL(),
+		"GITHUB_GRAPHQL_URL":  r.w.Fake.GraphQLURL(),
+		"GITHUB_SERVER_URL":   "https://github.com",
+		"GITHUB_WORKSPACE":    r.workspace,
+		"GITHUB_RUN_ID":       fmt.Sprint(1000 + r.cycles),
+		"GITHUB_WORKFLOW":     "review-loop",
+		"GITHUB_WORKFLOW_REF": r.w.Owner + "/" + r.w.Repo + "/.github/workflows/review-loop.yml@refs/heads/main",
+		"RUNNER_TEMP":         r.dir,
+	}
+	for k, v := range r.inputs() {
+		env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := action.LoadConfig(getenv)
+	if err != nil {
+		return action.Result{}, err
+	}
+	log := r.opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var out strings.Builder
+	kill := r.w.KillArmed()
+	deps := action.Deps{
+		Config: cfg, Getenv: getenv, Out: &out, Log: log,
+		Now: r.w.Now,
+		Sleep: func(_ context.Context, d time.Duration) error {
+			r.w.Advance(d)
+			return nil
+		},
+		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},
+	}
+	if kill {
+		deps.CrashAfterPush = r.w.TakeKill
+	}
+	before := requestCounts(r.w.Fake.Requests())
+	res, err := action.Run(ctx, deps)
+	after := requestCounts(r.w.Fake.Requests())
+	r.counts.Reads += after.Reads - before.Reads
+	r.counts.Writes += after.Writes - before.Writes
+	r.counts.Total += after.Total - before.Total
+	// Each cycle is a minute of the engines' time at least.
+	r.w.Advance(time.Duration(r.sc.Tick))
+	if len(res.PRs) > 0 {
+		pr := res.PRs[0]
+		r.progress("── cycle %d · %s → %s", r.cycles, ev.Name, pr.Plan.Action)
+		if pr.Plan.EndReason != "" {
+			r.progress(" (%s)", pr.Plan.EndReason)
+		}
+		if pr.Skipped != "" {
+			r.progress(" · %s", pr.Skipped)
+		}
+		r.progress("\n")
+		for _, e := range pr.Plan.Engines {
+			r.progress("   %-10s review %s%s\n", e.Engine, e.State, verdictNote(e))
+			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), ids(e.Active))
+		}
+	} else {
+		r.progress("── cycle %d · %s → nothing to do\n", r.cycles, ev.Name)
+	}
+	return res, err
+}
+
+func verdictNote(e loop.EngineReport) string {
+	s := ""
+	if e.Verdict != "" {
+		s += " · " + string(e.Verdict)
+	}
+	if e.Note != "" {
+		s += " · " + e.Note
+	}
+	return s
+}
+
+func ids(v []int64) string {
+	if len(v) == 0 {
+		return ""
+	}
+	parts := make([]string, len(v))
+	for i, id := range v {
+		parts[i] = fmt.Sprint(id)
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+func (r *run) progress(format string, args ...any) {
+	if r.opts.Progress != nil {
+		fmt.Fprintf(r.opts.Progress, format, args...)
+	}
+}
+
+// requestCounts counts the fake's logged requests made by the action.
+func requestCounts(reqs []ghfake.Request) github.Counts {
+	var c github.Counts
+	for _, q := range reqs {
+		if q.Login != sim.ActionsLogin && q.Login != sim.TriggerLogin {
+			continue
+		}
+		c.Total++
+		if q.Method == http.MethodGet || q.Operation == "query" {
+			c.Reads++
+		} else {
+			c.Writes++
+		}
+	}
+	return c
+}
+
+// state reads the loop's state from the status comment.
+func (r *run) state() (state.State, bool) {
+	st, _, ok := r.statusComment()
+	return st, ok
+}
+
+func (r *run) statusComment() (state.State, string, bool) {
+	snap := r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number)
+	for _, c := range snap.Comments {
+		if !strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), sim.ActionsLogin) {
+			continue
+		}
+		if st, found, err := state.Decode(c.Body); found && err == nil {
+			return st, c.Body, true
+		}
+	}
+	return state.State{}, "", false
+}
+
+func (r *run) result() Result {
+	st, body, _ := r.statusComment()
+	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles}
+	for _, e := range r.lastPlan.Engines {
+		o.Verdicts[e.Engine] = string(e.Verdict)
+	}
+	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body}
+}

@@ -1,0 +1,71 @@
+package scenario
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/sim"
+)
+
+var only = flag.String("scenario", "", "run only scenarios whose name contains this")
+
+// TestMain lets this test binary serve as the scripted fixer and judge
+// child processes of the scenarios.
+func TestMain(m *testing.M) {
+	if ran, err := Helper(os.Args[1:], os.Stdout); ran {
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func scenarioDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestScenarios plays every scenario in testdata/scenarios to its
+// hand-back and checks its expected outcome. Each file is named after the
+// rules it shows.
+func TestScenarios(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	scs, err := sim.LoadScenarios(scenarioDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scs {
+		if *only != "" && !strings.Contains(sc.Name, *only) {
+			continue
+		}
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			var progress strings.Builder
+			res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Problems) > 0 {
+				t.Errorf("%s (%s):\n  %s\n\ncycles:\n%s\nfinal status comment:\n%s", sc.Name, strings.Join(sc.Rules, ", "),
+					strings.Join(res.Problems, "\n  "), progress.String(), res.Report)
+			}
+		})
+	}
+}
