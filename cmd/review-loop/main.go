@@ -5,23 +5,35 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/scenario"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	// The demo's scripted fixer and judge run as child processes of this
+	// same binary.
+	if ran, err := scenario.Helper(os.Args[1:], os.Stdout); ran {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(int(action.ExitError))
+		}
+		os.Exit(int(action.ExitOK))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := action.Main(ctx, os.Args[1:], action.Env{
 		Getenv:  os.Getenv,
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Version: version,
+		Demo:    scenario.Demo,
 	})
 	stop()
 	os.Exit(int(code))

@@ -51,6 +51,9 @@ type Result struct {
 	FinalState state.State
 	// Report is the final status comment.
 	Report string
+	// Plan is the last cycle's plan; LastCommit the PR head at the end.
+	Plan       loop.Plan
+	LastCommit string
 }
 
 // Run plays sc to its end and checks the outcome.
@@ -184,11 +187,23 @@ func (r *run) play(ctx context.Context) (Result, error) {
 		r.w.ReactToRequests()
 		queue = append(queue, r.newDispatches()...)
 		queue = append(queue, r.w.Drain()...)
-		if st, ok := r.state(); ok && st.Status != state.StatusActive && st.Status != "" && len(queue) == 0 {
+		// A finished loop ignores further engine events; stop once no
+		// scripted maintainer action is still to come.
+		if st, ok := r.state(); ok && st.Status != state.StatusActive && st.Status != "" && !r.scriptedAfter(r.cycles) {
 			break
 		}
 	}
 	return r.result(), nil
+}
+
+// scriptedAfter reports whether a scripted event is due after cycle n or later.
+func (r *run) scriptedAfter(n int) bool {
+	for _, ev := range r.sc.Events {
+		if ev.AfterCycle >= n {
+			return true
+		}
+	}
+	return false
 }
 
 // wait advances virtual time until an engine raises an event; when nothing
@@ -380,5 +395,6 @@ func (r *run) result() Result {
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
-	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body}
+	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
+		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number)}
 }

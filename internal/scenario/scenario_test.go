@@ -69,3 +69,32 @@ func TestScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestDemo runs the built-in demo exactly as `review-loop demo` does.
+func TestDemo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScenario(demoScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		t.Fatalf("demo outcome: %v\n%s", res.Problems, progress.String())
+	}
+	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "active finding(s): "} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package scenario
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/sim"
+)
+
+//go:embed demo.yaml
+var demoScenario []byte
+
+// Demo is `review-loop demo [--scenario FILE] [--quiet]`: it plays the
+// built-in scenario (or FILE) on an in-process fake GitHub with simulated
+// engines, printing each cycle's per-engine status and the final
+// hand-back report. It fails when the outcome differs from the scenario's
+// expectation.
+func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
+	verbose := fs.Bool("v", false, "also print the action's diagnostics")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var sc sim.Scenario
+	var err error
+	if *file != "" {
+		sc, err = sim.LoadScenario(*file)
+	} else {
+		sc, err = sim.ParseScenario(demoScenario)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop demo: %v\n", err)
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	out := env.Stdout
+	fmt.Fprintf(out, "review-loop demo — %s\n%s\n\n", sc.Name, wrap(sc.Description, 76))
+	opts := Options{Self: []string{self}, Progress: out}
+	if *verbose {
+		opts.Log = logger
+	}
+	res, err := Run(ctx, sc, opts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop demo: %v\n", err)
+		return err
+	}
+	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
+	fmt.Fprint(out, report.HandBack(report.Input{
+		State: res.FinalState, Plan: res.Plan, Repo: sc.Repository.Owner + "/" + sc.Repository.Name, Number: 1,
+		Bounds: report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10},
+		LastCommit: res.LastCommit, RegressionCommand: sc.Inputs["regression-command"],
+	}))
+	fmt.Fprintf(out, "\n%s\n%d cycles · %d API requests (%d reads, %d writes)\n",
+		strings.Repeat("═", 76), res.Cycles, res.Requests.Total, res.Requests.Reads, res.Requests.Writes)
+	if len(res.Problems) > 0 {
+		fmt.Fprintf(env.Stderr, "review-loop demo: the outcome differs from the scenario's expectation:\n  %s\n", strings.Join(res.Problems, "\n  "))
+		return errors.New("unexpected outcome")
+	}
+	fmt.Fprintln(out, "outcome matches the scenario's expectation ✓")
+	return nil
+}
+
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if n > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
