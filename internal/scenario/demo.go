@@ -60,7 +60,7 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
 	fmt.Fprint(out, report.HandBack(report.Input{
 		State: res.FinalState, Plan: res.Plan, Repo: sc.Repository.Owner + "/" + sc.Repository.Name, Number: 1,
-		Bounds: report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10},
+		Bounds:     report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10},
 		LastCommit: res.LastCommit, RegressionCommand: sc.Inputs["regression-command"],
 	}))
 	fmt.Fprintf(out, "\n%s\n%d cycles · %d API requests (%d reads, %d writes)\n",
