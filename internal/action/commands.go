@@ -29,9 +29,6 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	}
 	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
 	cfg, err := LoadConfig(env.Getenv)
-	for _, s := range cfg.Secrets() {
-		gha.AddMask(s)
-	}
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)

@@ -3,6 +3,7 @@ package action
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -228,7 +229,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 func (c Config) Secrets() []string {
 	var out []string
 	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey} {
-		if s != "" {
+		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
