@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -462,15 +463,23 @@ func (d *decider) tree(progress bool) {
 	d.terminal(b3)
 }
 
-// terminal is W1(g): every engine DONE (or out) and nothing new.
+// terminal is W1(g): every engine DONE (or out) and nothing new. HUNG is
+// only ever reached through a waiting bound (B3's idle polls, or T4's
+// stall of StallFactor × the engine's latency), so a HUNG engine ends the
+// loop with "bound"; "error" is left for engines that errored (H5).
 func (d *decider) terminal(b3 bool) {
-	clean, still := true, false
+	clean, still, hung := true, false, b3
+	var hungNames []string
 	for _, e := range d.ev {
 		if e.verdict != VerdictClean {
 			clean = false
 		}
-		if e.verdict == VerdictStillFinding {
+		switch e.verdict {
+		case VerdictStillFinding:
 			still = true
+		case VerdictHung:
+			hung = true
+			hungNames = append(hungNames, e.view.Engine)
 		}
 	}
 	switch {
@@ -482,10 +491,13 @@ func (d *decider) terminal(b3 bool) {
 		d.handBack(EndClean, "W1(g): every engine is DONE with zero active findings (S3)")
 	case b3:
 		d.handBack(EndBound, fmt.Sprintf("B3: %d idle polls", d.s.IdlePolls))
+	case hung:
+		d.handBack(EndBound, fmt.Sprintf("W1(g): %s HUNG at a waiting bound (T4 stall or B3 idle polls); the others went on",
+			strings.Join(hungNames, ", ")))
 	case still:
 		d.handBack(EndNoFixes, "W1(g): every engine is DONE, nothing new to fix; residual findings remain")
 	default:
-		d.handBack(EndError, "W1(g): no engine finished cleanly (HUNG or ERRORED)")
+		d.handBack(EndError, "W1(g): no engine finished cleanly (ERRORED)")
 	}
 }
 

@@ -67,6 +67,9 @@
 // # End reasons of W1(g)
 //
 // Every engine CLEAN → "clean" ("no-comments" in Copilot-only mode);
-// B3 tripped → "bound"; residual findings (STILL_FINDING) → "no-fixes";
-// only HUNG or ERRORED engines → "error".
+// a waiting bound tripped — B3's idle polls, or an engine HUNG by T4's
+// stall bound while the others went on — → "bound"; residual findings
+// (STILL_FINDING) → "no-fixes"; only ERRORED engines → "error". HUNG is
+// a bound, not an error: the engine did not fail, the loop stopped
+// waiting for it.
 package loop

@@ -64,7 +64,12 @@ func TestRule_W1_DecisionTreeInOrder(t *testing.T) {
 		}, []EngineView{done("bugbot", sha1, 10, f(100))}, ActionHandBack, EndNoFixes, "residual"},
 		{"g: only ERRORED engines end with error", func() state.State { return active(sha1, "bugbot") },
 			[]EngineView{func() EngineView { v := done("bugbot", sha1, 10); v.Material = MaterialErrored; return v }()},
-			ActionHandBack, EndError, "HUNG or ERRORED"},
+			ActionHandBack, EndError, "ERRORED"},
+		{"g: an engine HUNG earlier at this head ends with bound, not error", func() state.State {
+			st := active(sha1, "bugbot", "copilot")
+			st.EngineStates["copilot"] = state.EngineState{TriggeredSHA: sha1, Mark: state.MarkHung, MarkSHA: sha1, MarkNote: "stalled (T4)"}
+			return st
+		}, []EngineView{done("bugbot", sha1, 10), running("copilot")}, ActionHandBack, EndBound, "copilot HUNG"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -93,6 +93,19 @@ func TestRule_T4_MultiEngineSyncAndItsEscapeHatches(t *testing.T) {
 			t.Errorf("mark %q", st.EngineStates["claude"].Mark)
 		}
 	})
+	t.Run("a stalled engine with the others clean hands back with bound, not error", func(t *testing.T) {
+		t.Parallel()
+		st := active(sha1, "bugbot", "copilot")
+		_, st = Decide(st, obs(sha1, time.Minute, done("bugbot", sha1, 10), running("copilot")), cfg)
+		p, _ := Decide(st, obs(sha1, 3*cfg.Latency("copilot")+time.Minute, done("bugbot", sha1, 10), running("copilot")), cfg)
+		wantAction(t, p, ActionHandBack, EndBound)
+		if r := report(t, p, "copilot"); r.Verdict != VerdictHung {
+			t.Errorf("copilot %+v", r)
+		}
+		if r := report(t, p, "bugbot"); r.Verdict != VerdictClean {
+			t.Errorf("bugbot %+v", r)
+		}
+	})
 	t.Run("not stalled at exactly 3x", func(t *testing.T) {
 		t.Parallel()
 		p, _ := Decide(active(sha1, "bugbot", "claude"), obs(sha1, 3*cfg.Latency("claude"), done("bugbot", sha1, 10, f(1)), running("claude")), cfg)
