@@ -22,7 +22,7 @@ const actionToken = "ghs_actiontoken_0123456789"
 
 // world is a fake GitHub with one repository, one PR and a checkout of it.
 type world struct {
-	t         *testing.T
+	t         testing.TB
 	fake      *ghfake.Fake
 	workspace string
 	now       time.Time
@@ -30,7 +30,7 @@ type world struct {
 	out       bytes.Buffer
 }
 
-func newWorld(t *testing.T, files map[string]string) *world {
+func newWorld(t testing.TB, files map[string]string) *world {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -68,7 +68,7 @@ func newWorld(t *testing.T, files map[string]string) *world {
 	return w
 }
 
-func run(t *testing.T, dir string, name string, args ...string) string {
+func run(t testing.TB, dir string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

@@ -26,7 +26,7 @@ var (
 	buildErr  error
 )
 
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "review-loop-e2e-*")
@@ -49,13 +49,13 @@ func binary(t *testing.T) string {
 const e2eToken = "ghs_e2e_token_must_never_print_42"
 
 type e2e struct {
-	t         *testing.T
+	t         testing.TB
 	fake      *ghfake.Fake
 	workspace string
 	head      string
 }
 
-func newE2E(t *testing.T) *e2e {
+func newE2E(t testing.TB) *e2e {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -82,6 +82,7 @@ func newE2E(t *testing.T) *e2e {
 
 type runResult struct {
 	code           int
+	maxRSS         int64 // KiB
 	stdout, stderr string
 	outputs        map[string]string
 	summary        string
@@ -130,6 +131,9 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 	err := cmd.Run()
 	e.t.Logf("%s cycle: %v", event, time.Since(began).Round(time.Millisecond))
 	res := runResult{stdout: stdout.String(), stderr: stderr.String(), outputs: map[string]string{}}
+	if cmd.ProcessState != nil {
+		res.maxRSS = maxRSSKB(cmd.ProcessState)
+	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		res.code = exit.ExitCode()
@@ -154,7 +158,7 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 }
 
 // parseOutputs reads a GITHUB_OUTPUT file (name<<DELIM ... DELIM entries).
-func parseOutputs(t *testing.T, path string) map[string]string {
+func parseOutputs(t testing.TB, path string) map[string]string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
