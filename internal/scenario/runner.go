@@ -38,6 +38,9 @@ type Options struct {
 	Progress io.Writer
 	// Log receives the action's diagnostics; nil discards them.
 	Log *slog.Logger
+	// OnAdvance, when set, is called each time virtual time moves, with the
+	// world (benchmarks use it to run a polling baseline beside the loop).
+	OnAdvance func(w *sim.World)
 }
 
 // Result is what a run observed.
@@ -54,6 +57,8 @@ type Result struct {
 	// Plan is the last cycle's plan; LastCommit the PR head at the end.
 	Plan       loop.Plan
 	LastCommit string
+	// Triggers counts, per engine and head SHA, how often it was asked to review.
+	Triggers map[string]map[string]int
 }
 
 // Run plays sc to its end and checks the outcome.
@@ -196,6 +201,14 @@ func (r *run) play(ctx context.Context) (Result, error) {
 	return r.result(), nil
 }
 
+// advance moves virtual time one tick.
+func (r *run) advance() {
+	r.w.Advance(time.Duration(r.sc.Tick))
+	if r.opts.OnAdvance != nil {
+		r.opts.OnAdvance(r.w)
+	}
+}
+
 // scriptedAfter reports whether a scripted event is due after cycle n or later.
 func (r *run) scriptedAfter(n int) bool {
 	for _, ev := range r.sc.Events {
@@ -213,7 +226,7 @@ func (r *run) wait() []sim.Event {
 		return nil
 	}
 	for i := 0; i < 30; i++ {
-		r.w.Advance(time.Duration(r.sc.Tick))
+		r.advance()
 		if evs := r.w.Drain(); len(evs) > 0 {
 			r.idleTicks = 0
 			return evs
@@ -303,8 +316,8 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.counts.Reads += after.Reads - before.Reads
 	r.counts.Writes += after.Writes - before.Writes
 	r.counts.Total += after.Total - before.Total
-	// Each cycle is a minute of the engines' time at least.
-	r.w.Advance(time.Duration(r.sc.Tick))
+	// Each cycle is a tick of the engines' time at least.
+	r.advance()
 	if len(res.PRs) > 0 {
 		pr := res.PRs[0]
 		r.progress("── cycle %d · %s → %s", r.cycles, ev.Name, pr.Plan.Action)
@@ -396,5 +409,5 @@ func (r *run) result() Result {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
 	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
-		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number)}
+		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }
