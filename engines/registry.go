@@ -49,7 +49,7 @@ func (r *Registry) Default(obs *github.Observation, env Env) (names, notices []s
 		e := r.byName[n]
 		if in, ok := e.(Installer); ok {
 			if installed, reason := in.Installed(obs, env); !installed {
-				notices = append(notices, fmt.Sprintf("engine %s left out of the default set: %s (name it in `engines` to attempt it anyway)", n, reason))
+				notices = append(notices, fmt.Sprintf("engine %s is not installed (%s): left out of the default set; name it in `engines` to attempt it anyway", n, reason))
 				continue
 			}
 		}

@@ -61,7 +61,7 @@ func TestRule_IN2_notInstalledEngineDropsOutOfTheDefaultSetWithANotice(t *testin
 	if !slices.Equal(names, []string{"bugbot", "x"}) {
 		t.Fatalf("names %v", names)
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "claude") || !strings.Contains(notices[0], "no workflow uses it") {
+	if len(notices) != 1 || !strings.Contains(notices[0], "claude") || !strings.Contains(notices[0], "no workflow uses it") || !strings.Contains(notices[0], "not installed") {
 		t.Fatalf("notices %v", notices)
 	}
 	// Named explicitly it is still attempted.

@@ -267,10 +267,16 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 		}
 		var notices []string
 		names, notices = c.registry.Default(c.obs, c.env)
-		c.notices = append(c.notices, notices...)
+		// The reasons go to the log; the status comment gets the loop's
+		// IN2 notice from the installed map, every cycle.
 		for _, n := range notices {
 			c.gha.Noticef("review-loop: %s", n)
 		}
+		installed := map[string]bool{}
+		for _, n := range c.registry.Names() {
+			installed[n] = slices.Contains(names, n)
+		}
+		c.st = loop.RecordInstalled(c.st, installed)
 		if len(names) == 0 {
 			return errors.New("no review engine is installed on this repository; name engines in the `engines` input")
 		}

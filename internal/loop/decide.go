@@ -46,8 +46,22 @@ type decider struct {
 func Decide(st state.State, obs Observation, cfg Config) (Plan, state.State) {
 	d := &decider{s: st.Clone(), obs: obs, cfg: cfg, head: obs.HeadSHA}
 	d.decide()
+	d.notInstalled()
 	d.report()
 	return d.plan, d.s
+}
+
+// notInstalled is IN2's notice, repeated every cycle so the status comment
+// keeps it: an engine found not installed when the loop chose its default
+// set, and not selected, dropped out.
+func (d *decider) notInstalled() {
+	for _, e := range slices.Sorted(maps.Keys(d.s.Installed)) {
+		if d.s.Installed[e] || slices.Contains(d.s.Engines, e) {
+			continue
+		}
+		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf(
+			"engine %s is not installed on this repository: left out of the default set (IN2); name it in `engines` to attempt it anyway", e))
+	}
 }
 
 func (d *decider) decide() {

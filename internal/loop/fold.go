@@ -205,6 +205,15 @@ func RecordError(st state.State, msg string, fatal bool, now time.Time) state.St
 	return s
 }
 
+// RecordInstalled caches, per known engine, whether it is installed on the
+// repository (IN2); it is read once, when a loop picks its default engine
+// set, and replaces any earlier reading.
+func RecordInstalled(st state.State, installed map[string]bool) state.State {
+	s := st.Clone()
+	s.Installed = maps.Clone(installed)
+	return s
+}
+
 // RecordNotice records a one-time notice (a dispatch set-up error, a
 // missing thread-resolve permission) and reports whether it is new and
 // should be shown now.
