@@ -571,12 +571,16 @@ func (d *decider) handBack(r EndReason, why string) {
 	d.s.EndReason = string(r)
 	d.plan.Action, d.plan.EndReason, d.plan.Why = ActionHandBack, r, why
 	d.event(state.Event{Name: state.EventTerminate, SHA: d.head, Reason: string(r), Detail: why})
-	// H1: an engine still pending at hand-back did not finish.
+	// H1: an engine still pending at hand-back gave no verdict on the head.
+	// HUNG is reached only through a waiting bound (T4, B3, W4), which marks
+	// the engine before handing back. One the loop stopped waiting for for
+	// another reason (B1, B2, W2, a closed PR) did not hang: it is not clean
+	// and its review is still outstanding, so it is STILL_FINDING.
 	for _, e := range d.ev {
 		if e.verdict == "" {
-			e.verdict = VerdictHung
+			e.verdict = VerdictStillFinding
 			if e.note == "" {
-				e.note = "still " + string(e.rs) + " at hand-back"
+				e.note = fmt.Sprintf("review still %s at hand-back (%s); not awaited", e.rs, r)
 			}
 		}
 	}

@@ -71,5 +71,7 @@
 // stall bound while the others went on — → "bound"; residual findings
 // (STILL_FINDING) → "no-fixes"; only ERRORED engines → "error". HUNG is
 // a bound, not an error: the engine did not fail, the loop stopped
-// waiting for it.
+// waiting for it. An engine still reviewing when the loop hands back for
+// another reason (B1, B2, W2, a closed PR) is not HUNG: no waiting bound
+// tripped for it. It is STILL_FINDING, its review not awaited.
 package loop

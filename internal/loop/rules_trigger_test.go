@@ -274,6 +274,37 @@ func TestRule_B2_ActiveWorkBoundExcludesWaiting(t *testing.T) {
 	}
 }
 
+// TestRule_H1_EngineReviewingAtBoundHandBackIsNotHung: when B1 or B2
+// hands back while an engine reviews the loop's last push, the engine did
+// not hang (no waiting bound tripped); it is not clean either.
+func TestRule_H1_EngineReviewingAtBoundHandBackIsNotHung(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	for _, tt := range []struct {
+		name  string
+		bound func(*state.State)
+		why   string
+	}{
+		{"B1", func(st *state.State) { st.Commits = cfg.MaxCommits }, "B1"},
+		{"B2", func(st *state.State) { st.ActiveSeconds = int64(cfg.MaxActiveMinutes) * 60 }, "B2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st := active(sha2, "bugbot")
+			tt.bound(&st)
+			p, _ := Decide(st, obs(sha2, time.Minute, running("bugbot")), cfg)
+			wantAction(t, p, ActionHandBack, EndBound)
+			if !strings.Contains(p.Why, tt.why) {
+				t.Errorf("why %q", p.Why)
+			}
+			r := report(t, p, "bugbot")
+			if r.Verdict != VerdictStillFinding || !strings.Contains(r.Note, "not awaited") {
+				t.Errorf("bugbot %+v, want STILL_FINDING, not awaited", r)
+			}
+		})
+	}
+}
+
 func TestRule_B3_IdlePollBound(t *testing.T) {
 	t.Parallel()
 	cfg := DefaultConfig()
