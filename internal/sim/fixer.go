@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // fixerInput is the part of internal/fix's FixerInput the simulated fixer
@@ -36,6 +37,8 @@ type ReplyEntry struct {
 // file (REVIEW_LOOP_FINDINGS) and, in the checkout at dir, replaces each
 // finding's bad text with its scripted fix. Findings without a fix, or
 // whose bad text is already gone, are answered as disagreed or outdated.
+// A finding's FixTime moves the virtual clock on, as a slow fixer would:
+// the cycle that runs it does that much active work (B2).
 func (w *World) Fix(inputFile, dir string) (FixerReply, error) {
 	b, err := os.ReadFile(inputFile)
 	if err != nil {
@@ -50,6 +53,9 @@ func (w *World) Fix(inputFile, dir string) (FixerReply, error) {
 		w.mu.Lock()
 		f, ok := w.byComment[x.CommentID]
 		w.mu.Unlock()
+		if ok {
+			w.clock.Advance(time.Duration(f.FixTime))
+		}
 		if !ok || f.Fix == "" {
 			out.Disagreed = append(out.Disagreed, ReplyEntry{ID: x.ID, Reply: "Not changed: the scripted fixer has no fix for this finding."})
 			continue

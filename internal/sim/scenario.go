@@ -136,6 +136,10 @@ type Finding struct {
 	// Fix replaces Bad when the simulated fixer (World.Fix) handles the
 	// finding; empty means the fixer declines it.
 	Fix string `yaml:"fix"`
+	// FixTime is the virtual time the simulated fixer spends on the
+	// finding: the clock moves on while the cycle works, so it counts as
+	// active work (B2), unlike the engines' latency, which is waiting.
+	FixTime Duration `yaml:"fix_time"`
 	// Locations are extra "path#La-Lb" locations (Bugbot cross-file).
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
@@ -499,6 +503,9 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 		}
 		if f.StartLine > f.Line {
 			bad("%s.start_line: after line", fw)
+		}
+		if f.FixTime < 0 {
+			bad("%s.fix_time: must not be negative", fw)
 		}
 		if strings.TrimSpace(f.Title) == "" && strings.TrimSpace(f.Body) == "" {
 			bad("%s: a title or a body is required", fw)

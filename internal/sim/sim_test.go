@@ -540,3 +540,41 @@ func TestW1WorldPostsEveryEnginesFindingAndTheScriptedFixerFixesThem(t *testing.
 		}
 	}
 }
+
+func TestScriptedFixerSpendsEachFindingsFixTimeOnTheClock(t *testing.T) {
+	t.Parallel()
+	sc, err := LoadScenario(filepath.Join(scenarioDir, "b2-240-minute-active-bound.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, _ := newWorld(t, sc)
+	for range 3 {
+		w.Advance(time.Minute)
+	}
+	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
+	if len(snap.Threads) != 1 {
+		t.Fatalf("%d threads, want Bugbot's first finding", len(snap.Threads))
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "calc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc/calc.go"), []byte(sc.PR.Files["calc/calc.go"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"findings": []map[string]any{
+		{"id": "f1", "comment_id": snap.Threads[0].Comments[0].ID, "path": "calc/calc.go"},
+	}})
+	input := filepath.Join(t.TempDir(), "findings.json")
+	if err := os.WriteFile(input, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := w.Now()
+	reply, err := w.Fix(input, dir)
+	if err != nil || len(reply.Fixed) != 1 {
+		t.Fatalf("reply %+v, %v", reply, err)
+	}
+	if got := w.Now().Sub(before); got != 50*time.Minute {
+		t.Errorf("the fix took %s of virtual time, want the scripted 50m", got)
+	}
+}
