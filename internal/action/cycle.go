@@ -103,10 +103,15 @@ func (c *prCycle) run(ctx context.Context) error {
 		c.res.State, c.res.Outputs = before, c.outputs()
 		return nil
 	}
-	// Claim the cycle before acting: the first write fails if another run
-	// changed the comment since we read it.
-	if err := c.save(ctx); err != nil {
-		return err
+	// A cycle that acts claims the status comment first: the write fails if
+	// another run changed the comment since we read it. A cycle that only
+	// records a wait or a hand-back writes once, unchecked: an idle wake
+	// costs one read and one write.
+	acts := c.acts()
+	if acts {
+		if err := c.save(ctx); err != nil {
+			return err
+		}
 	}
 	actErr := c.act(ctx)
 	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {
@@ -117,12 +122,26 @@ func (c *prCycle) run(ctx context.Context) error {
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
-	if err := c.save(ctx); err != nil {
+	if err := c.write(ctx, acts); err != nil {
 		return errors.Join(actErr, err)
 	}
 	c.chain(ctx)
 	c.finish()
 	return actErr
+}
+
+// acts reports whether the plan writes to GitHub beyond the status
+// comment (or may, after an in-job wait).
+func (c *prCycle) acts() bool {
+	switch {
+	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix:
+		return true
+	case c.plan.Action == loop.ActionWait:
+		return c.cfg.WaitSeconds > 0
+	case c.plan.Action == loop.ActionHandBack:
+		return c.cfg.NonBlocking == "issue" && len(c.st.NonBlocking) > 0
+	}
+	return false
 }
 
 // observe reads the PR in one query (plus pages).

@@ -183,6 +183,13 @@ func TestCycle_EditConflictMeansAnotherRunWon(t *testing.T) {
 	w.fake.Inject(ghfake.Fault{Match: fmt.Sprintf("GET /repos/octo/app/issues/comments/%d", id), Times: 1, Before: func() {
 		_ = w.fake.EditIssueComment(id, body+"\n<!-- review-loop:claim other-run -->")
 	}})
+	// A Copilot finding makes the next cycle act (fix), so it claims.
+	head := w.fake.HeadSHA("octo", "app", 1)
+	rid, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "generated 1 comment.", CommitSHA: head})
+	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
+		Body: "Add subtracts.\n\n```suggestion\n\treturn a + b\n```"}); err != nil {
+		t.Fatal(err)
+	}
 	w.now = w.now.Add(time.Minute)
 	res, err := w.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot"})
 	if err != nil {
@@ -190,6 +197,9 @@ func TestCycle_EditConflictMeansAnotherRunWon(t *testing.T) {
 	}
 	if !strings.Contains(res.PRs[0].Skipped, "another run") {
 		t.Errorf("skipped = %q, want the lost-race stop", res.PRs[0].Skipped)
+	}
+	if res.PRs[0].Pushed != "" || w.fake.HeadSHA("octo", "app", 1) != head {
+		t.Errorf("the run that lost the race still pushed")
 	}
 }
 
