@@ -202,15 +202,7 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 		if c.st.Status == "" {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
-		c.selectEnginesQuiet()
-		c.observeEngines()
-		c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
-		c.res.Plan = c.plan
-		if err := c.save(ctx); err != nil {
-			return true, err
-		}
-		c.finish()
-		return true, nil
+		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
 		c.react(ctx, "confused")
@@ -236,18 +228,24 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 	switch cmd.Kind {
 	case event.CommandStop, event.CommandApprove, event.CommandSkip:
 		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {
-			c.selectEnginesQuiet()
-			c.observeEngines()
-			c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
-			c.res.Plan = c.plan
-			if err := c.save(ctx); err != nil {
-				return true, err
-			}
-			c.finish()
-			return true, nil
+			return true, c.reportOnly(ctx)
 		}
 	}
 	return false, nil
+}
+
+// reportOnly refreshes the status comment without deciding or acting
+// (status, stop, and decisions on a loop that is not running).
+func (c *prCycle) reportOnly(ctx context.Context) error {
+	c.selectEnginesQuiet()
+	c.observeEngines()
+	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.res.Plan = c.plan
+	if err := c.save(ctx); err != nil {
+		return err
+	}
+	c.finish()
+	return nil
 }
 
 // react acknowledges a command with a reaction; failure only logs.
