@@ -19,8 +19,14 @@ import (
 // act carries out the plan.
 func (c *prCycle) act(ctx context.Context) error {
 	if c.plan.MarkReady {
-		// IN3: a draft PR makes a push-triggered prose engine no-op.
-		if err := c.gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
+		// IN3: a draft PR makes a push-triggered prose engine no-op. The
+		// ready_for_review event must start that engine's workflow, and an
+		// event made with GITHUB_TOKEN starts none: use the user token.
+		gh := c.gh
+		if c.trigger != nil {
+			gh = c.trigger
+		}
+		if err := gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
 			return fmt.Errorf("marking the draft PR ready for review (IN3): %w", err)
 		}
 		c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
@@ -244,7 +250,7 @@ func (c *prCycle) checkoutHead(ctx context.Context, g *git.Runner) error {
 		}
 	}
 	ref := "refs/remotes/origin/" + c.obs.HeadRef
-	if _, err := g.Run(ctx, "fetch", "--no-tags", "origin", "refs/heads/"+c.obs.HeadRef+":"+ref); err != nil {
+	if err := g.FetchBranch(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
 		return fmt.Errorf("fetching the PR head branch %s: %w", c.obs.HeadRef, err)
 	}
 	if _, err := g.Run(ctx, "checkout", "-B", c.obs.HeadRef, ref); err != nil {

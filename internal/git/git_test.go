@@ -210,3 +210,18 @@ func TestScope(t *testing.T) {
 		}
 	}
 }
+
+func TestFetchBranch_refusesOptionLikeNamesAndFetches(t *testing.T) {
+	t.Parallel()
+	repo := gittest.New(t, map[string]string{"a.txt": "a\n"})
+	r := &Runner{Dir: repo.Dir}
+	if err := r.FetchBranch(context.Background(), "--upload-pack=evil", "tok"); err == nil {
+		t.Fatal("an option-like branch name was fetched")
+	}
+	if len(r.Calls()) != 0 {
+		t.Fatalf("git ran: %v", r.Calls())
+	}
+	if err := r.FetchBranch(context.Background(), "feature", ""); err != nil {
+		t.Fatal(err)
+	}
+}

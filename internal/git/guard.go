@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"errors"
 	"encoding/base64"
 	"fmt"
 	"path"
@@ -50,7 +51,14 @@ func (g Guard) Check(branch string) error {
 		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch %q is the default branch", branch)}
 	case g.Protected:
 		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch %q is protected", branch)}
-	case strings.HasPrefix(branch, "-") || strings.ContainsAny(branch, " \t\n:~^?*[\\") || strings.Contains(branch, ".."):
+	}
+	return plainBranch(branch)
+}
+
+// plainBranch refuses a branch name git could misread as an option or a
+// revision expression.
+func plainBranch(branch string) error {
+	if branch == "" || strings.HasPrefix(branch, "-") || strings.ContainsAny(branch, " \t\n:~^?*[\\") || strings.Contains(branch, "..") {
 		return &RefusedError{Rule: "B5", Reason: fmt.Sprintf("branch name %q is not a plain branch name", branch)}
 	}
 	return nil
@@ -215,17 +223,7 @@ func (r *Repo) Push(ctx context.Context, branch, token string) error {
 	if err := r.Guard.Check(branch); err != nil {
 		return err
 	}
-	var env []string
-	env = append(env, "GIT_TERMINAL_PROMPT=0")
-	if token != "" {
-		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
-		env = append(env,
-			"GIT_CONFIG_COUNT=1",
-			"GIT_CONFIG_KEY_0=http.extraheader",
-			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic,
-		)
-	}
-	_, err := r.Git.run(ctx, env, nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
+	_, err := r.Git.run(ctx, tokenEnv(token), nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
 	if err != nil {
 		out := ""
 		var ce *CommandError
@@ -246,4 +244,35 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// tokenEnv authenticates git's HTTPS requests with token through an
+// http.extraheader passed in GIT_CONFIG_* variables: never in argv, the
+// remote URL or a log line. No token: no header (file:// remotes, or a
+// checkout that kept its own credentials).
+func tokenEnv(token string) []string {
+	env := []string{"GIT_TERMINAL_PROMPT=0"}
+	if token != "" {
+		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+		env = append(env,
+			"GIT_CONFIG_COUNT=1",
+			"GIT_CONFIG_KEY_0=http.extraheader",
+			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic,
+		)
+	}
+	return env
+}
+
+// FetchBranch fetches branch from origin into refs/remotes/origin/<branch>
+// with token (the example workflows check out with persist-credentials:
+// false, so the checkout holds no credentials of its own).
+func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
+	if err := plainBranch(branch); err != nil {
+		return err
+	}
+	_, err := r.run(ctx, tokenEnv(token), nil, "fetch", "--no-tags", "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	if err != nil && token != "" {
+		return errors.New(strings.ReplaceAll(err.Error(), token, "***"))
+	}
+	return err
 }
