@@ -2,8 +2,8 @@ package git
 
 import (
 	"context"
-	"errors"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
