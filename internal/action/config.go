@@ -34,7 +34,7 @@ type Config struct {
 	WaitInitial          time.Duration
 	PollInterval         time.Duration
 	PollTimeout          time.Duration
-	WaitSeconds          time.Duration
+	InJobWait            time.Duration
 	KeepDraft            bool
 
 	ContextFiles      []string
@@ -141,7 +141,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		WaitInitial:          seconds("wait-initial", 180),
 		PollInterval:         seconds("poll-interval", 30),
 		PollTimeout:          seconds("poll-timeout", 600),
-		WaitSeconds:          seconds("wait-seconds", 0),
+		InJobWait:            seconds("wait-seconds", 0),
 		KeepDraft:            boolean("keep-draft"),
 		ContextFiles:         splitList(in("context-files", "")),
 		SetupCommand:         in("setup-command", ""),
@@ -219,7 +219,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.TriggerPhrase == "" {
 		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))
 	}
-	if c.PollInterval == 0 && c.WaitSeconds > 0 {
+	if c.PollInterval == 0 && c.InJobWait > 0 {
 		errs = append(errs, errors.New("input poll-interval: must be positive when wait-seconds is set"))
 	}
 	return c, errors.Join(errs...)

@@ -137,7 +137,7 @@ func (c *prCycle) acts() bool {
 	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix:
 		return true
 	case c.plan.Action == loop.ActionWait:
-		return c.cfg.WaitSeconds > 0
+		return c.cfg.InJobWait > 0
 	case c.plan.Action == loop.ActionHandBack:
 		return c.cfg.NonBlocking == "issue" && len(c.st.NonBlocking) > 0
 	}
@@ -346,9 +346,7 @@ func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, er
 				m.Verdicts = append(m.Verdicts, vd)
 			}
 		}
-		for _, f := range loop.ActiveFindings(v, c.obs.HeadSHA) {
-			m.Findings = append(m.Findings, f)
-		}
+		m.Findings = append(m.Findings, loop.ActiveFindings(v, c.obs.HeadSHA)...)
 		res, err := judge.Run(ctx, c.judge, m)
 		if err != nil {
 			c.gha.Warningf("review-loop: judging %s: %v", v.Engine, err)

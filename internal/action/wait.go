@@ -12,7 +12,7 @@ import (
 // decides again within the same run. Waiting time is excluded from active
 // work (B2). With wait-seconds 0 the run ends and an event wakes the loop.
 func (c *prCycle) waitInJob(ctx context.Context) error {
-	budget := c.cfg.WaitSeconds
+	budget := c.cfg.InJobWait
 	interval := c.cfg.PollInterval
 	if budget <= 0 || interval <= 0 {
 		return nil
