@@ -711,6 +711,12 @@ type CheckRunOptions struct {
 	Title      string
 	Summary    string
 	Text       string
+	// ID updates that check run (one this method returned). Zero updates
+	// the latest check run named Name on the commit, or creates one.
+	ID int64
+	// Rerun creates a new check run even when one of that name is on the
+	// commit, as a re-run or a new workflow run does on GitHub.
+	Rerun bool
 }
 
 // SetCheckRun creates or updates the check run named o.Name on the commit,
@@ -736,9 +742,17 @@ func (f *Fake) SetCheckRun(owner, repoName string, number int, o CheckRunOptions
 	now := f.opts.Now().UTC()
 	var cr *CheckRun
 	for _, c := range r.checkRuns[o.HeadSHA] {
-		if c.Name == o.Name && c.AppSlug == o.AppSlug {
+		switch {
+		case o.ID != 0:
+			if c.ID == o.ID {
+				cr = c
+			}
+		case !o.Rerun && c.Name == o.Name && c.AppSlug == o.AppSlug:
 			cr = c
 		}
+	}
+	if cr == nil && o.ID != 0 {
+		return 0, fmt.Errorf("no check run %d on %s", o.ID, o.HeadSHA)
 	}
 	if cr == nil {
 		cr = &CheckRun{ID: f.id(), HeadSHA: o.HeadSHA, Name: o.Name, AppSlug: o.AppSlug, StartedAt: now}

@@ -130,17 +130,19 @@ func (b *bot) round() Round {
 }
 
 // start queues a review of sha; a review of the same SHA already under way
-// absorbs the trigger.
+// absorbs the trigger, except Claude's draft-time run once the PR is ready:
+// ready_for_review starts a workflow run of its own, which reviews.
 func (b *bot) start(sha string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	draft := b.w.isDraft()
 	for _, j := range b.jobs {
-		if !j.done && j.sha == sha {
+		if !j.done && j.sha == sha && (draft || !j.draft) {
 			return
 		}
 	}
 	j := &job{sha: sha, at: b.w.Now()}
-	if b.name == Claude && b.w.isDraft() {
+	if b.name == Claude && draft {
 		j.draft, j.round = true, Round{Latency: Duration(DefaultLatency)}
 	} else {
 		j.round = b.round()
@@ -182,8 +184,10 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	if name == "" {
 		return 0
 	}
+	// Each review is a check run of its own: a second run on the same
+	// commit (a retrigger, Claude's ready_for_review run) is a new one.
 	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
-		Status: status, Conclusion: conclusion, Title: title, Summary: summary})
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0})
 	return id
 }
 

@@ -137,13 +137,16 @@ func observe(t *testing.T, w *World, c *github.Client) *github.Observation {
 	return obs
 }
 
+// checkStatus is the status of the newest check run of that name: each
+// review run is a check run of its own.
 func checkStatus(w *World, name string) string {
+	got := "none"
 	for _, cr := range w.Fake.PR(w.Owner, w.Repo, w.Number).CheckRuns {
 		if cr.Name == name {
-			return cr.Status + "/" + cr.Conclusion
+			got = cr.Status + "/" + cr.Conclusion
 		}
 	}
-	return "none"
+	return got
 }
 
 func eventNames(evs []Event) []string {
