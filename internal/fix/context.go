@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // ResolveContextFiles expands the `context-files` globs (`**` spans
@@ -37,7 +39,6 @@ func ResolveContextFiles(dir string, globs []string) ([]string, error) {
 				g += "/**"
 			}
 		}
-		pat := strings.Split(g, "/")
 		root := filepath.Join(dir, filepath.FromSlash(base))
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -51,7 +52,7 @@ func ResolveContextFiles(dir string, globs []string) ([]string, error) {
 			}
 			rel, _ := filepath.Rel(dir, p)
 			rel = filepath.ToSlash(rel)
-			if globMatch(pat, strings.Split(rel, "/")) {
+			if ok, _ := doublestar.Match(g, rel); ok {
 				out = append(out, rel)
 			}
 			return nil
@@ -74,27 +75,6 @@ func fixedPrefix(g string) string {
 		}
 	}
 	return g
-}
-
-func globMatch(pat, parts []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(parts); i++ {
-				if globMatch(pat[1:], parts[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(parts) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], parts[0]); !ok {
-			return false
-		}
-		pat, parts = pat[1:], parts[1:]
-	}
-	return len(parts) == 0
 }
 
 // nearestDirs lists the n existing directories of the checkout closest to

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -306,30 +308,9 @@ func fallbackJustification(f loop.Finding) string {
 // matchAny matches p against globs where ** spans directories.
 func matchAny(globs []string, p string) bool {
 	for _, g := range globs {
-		if globMatch(strings.Split(g, "/"), strings.Split(p, "/")) {
+		if ok, _ := doublestar.Match(g, p); ok {
 			return true
 		}
 	}
 	return false
-}
-
-func globMatch(pat, parts []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(parts); i++ {
-				if globMatch(pat[1:], parts[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(parts) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], parts[0]); !ok {
-			return false
-		}
-		pat, parts = pat[1:], parts[1:]
-	}
-	return len(parts) == 0
 }
