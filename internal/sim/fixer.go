@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/review-loop/review-loop/internal/fix"
 )
 
 // fixerInput is the part of internal/fix's FixerInput the simulated fixer
@@ -19,36 +21,22 @@ type fixerInput struct {
 	} `json:"findings"`
 }
 
-// FixerReply is the simulated fixer's answer, shaped like internal/fix's.
-type FixerReply struct {
-	Fixed     []string     `json:"fixed"`
-	Outdated  []ReplyEntry `json:"outdated"`
-	Disagreed []ReplyEntry `json:"disagreed"`
-	Error     *string      `json:"error"`
-}
-
-// ReplyEntry is a finding the fixer did not change, with its reply.
-type ReplyEntry struct {
-	ID    string `json:"id"`
-	Reply string `json:"reply"`
-}
-
 // Fix is a scripted fixer for a fixer-command: it reads the fixer input
 // file (REVIEW_LOOP_FINDINGS) and, in the checkout at dir, replaces each
 // finding's bad text with its scripted fix. Findings without a fix, or
 // whose bad text is already gone, are answered as disagreed or outdated.
 // A finding's FixTime moves the virtual clock on, as a slow fixer would:
 // the cycle that runs it does that much active work (B2).
-func (w *World) Fix(inputFile, dir string) (FixerReply, error) {
+func (w *World) Fix(inputFile, dir string) (fix.FixerReply, error) {
 	b, err := os.ReadFile(inputFile)
 	if err != nil {
-		return FixerReply{}, err
+		return fix.FixerReply{}, err
 	}
 	var in fixerInput
 	if err := json.Unmarshal(b, &in); err != nil {
-		return FixerReply{}, fmt.Errorf("reading fixer input: %w", err)
+		return fix.FixerReply{}, fmt.Errorf("reading fixer input: %w", err)
 	}
-	var out FixerReply
+	var out fix.FixerReply
 	for _, x := range in.Findings {
 		w.mu.Lock()
 		f, ok := w.byComment[x.CommentID]
@@ -57,13 +45,13 @@ func (w *World) Fix(inputFile, dir string) (FixerReply, error) {
 			w.clock.Advance(time.Duration(f.FixTime))
 		}
 		if !ok || f.Fix == "" {
-			out.Disagreed = append(out.Disagreed, ReplyEntry{ID: x.ID, Reply: "Not changed: the scripted fixer has no fix for this finding."})
+			out.Disagreed = append(out.Disagreed, fix.ReplyEntry{ID: x.ID, Reply: "Not changed: the scripted fixer has no fix for this finding."})
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		src, err := os.ReadFile(p)
 		if err != nil || !strings.Contains(string(src), f.Bad) {
-			out.Outdated = append(out.Outdated, ReplyEntry{ID: x.ID, Reply: "The flagged code is no longer present in " + f.Path + "."})
+			out.Outdated = append(out.Outdated, fix.ReplyEntry{ID: x.ID, Reply: "The flagged code is no longer present in " + f.Path + "."})
 			continue
 		}
 		if err := os.WriteFile(p, []byte(strings.Replace(string(src), f.Bad, f.Fix, 1)), 0o644); err != nil {
