@@ -11,16 +11,6 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 )
 
-// fixerInput is the part of internal/fix's FixerInput the simulated fixer
-// reads.
-type fixerInput struct {
-	Findings []struct {
-		ID        string `json:"id"`
-		CommentID int64  `json:"comment_id"`
-		Path      string `json:"path"`
-	} `json:"findings"`
-}
-
 // Fix is a scripted fixer for a fixer-command: it reads the fixer input
 // file (REVIEW_LOOP_FINDINGS) and, in the checkout at dir, replaces each
 // finding's bad text with its scripted fix. Findings without a fix, or
@@ -32,7 +22,7 @@ func (w *World) Fix(inputFile, dir string) (fix.FixerReply, error) {
 	if err != nil {
 		return fix.FixerReply{}, err
 	}
-	var in fixerInput
+	var in fix.FixerInput
 	if err := json.Unmarshal(b, &in); err != nil {
 		return fix.FixerReply{}, fmt.Errorf("reading fixer input: %w", err)
 	}
