@@ -31,6 +31,7 @@ type prCycle struct {
 	st       state.State
 	comment  *github.IssueComment // our status comment, nil before the first save
 	claim    string               // this run's claim token in the status comment
+	readOnly bool                 // the token may not write to the PR: report only
 	selected []engines.Engine
 	env      engines.Env
 	views    []loop.EngineView
@@ -112,6 +113,10 @@ func (c *prCycle) run(ctx context.Context) error {
 		if err := c.save(ctx); err != nil {
 			return err
 		}
+	}
+	if c.readOnly {
+		c.finish()
+		return nil
 	}
 	actErr := c.act(ctx)
 	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {

@@ -260,3 +260,60 @@ func TestCycle_TwoConcurrentCyclesNeverBothPush(t *testing.T) {
 		t.Fatalf("neither cycle pushed nor stopped cleanly: %v / %v", errs[0], errs[1])
 	}
 }
+
+func TestCycle_ReadOnlyTokenDegradesToTheJobSummary(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	summary := filepath.Join(t.TempDir(), "summary")
+	if err := os.WriteFile(summary, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.env["GITHUB_STEP_SUMMARY"] = summary
+	w.fake.Inject(ghfake.Fault{Match: "POST /repos/octo/app/issues/1/comments", Status: 403, Message: "Resource not accessible by integration"})
+	res, err := w.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot"})
+	if err != nil {
+		t.Fatalf("a read-only token failed the run: %v", err)
+	}
+	if !strings.Contains(w.out.String(), "::warning::review-loop: this token cannot write") {
+		t.Errorf("no clear notice:\n%s", w.out.String())
+	}
+	for _, r := range w.fake.Requests() {
+		if strings.Contains(r.Path, "copilot-code-review") || strings.Contains(r.Path, "requested_reviewers") || strings.Contains(r.Path, "dispatches") {
+			t.Errorf("a report-only run still acted: %s %s", r.Method, r.Path)
+		}
+	}
+	b, _ := os.ReadFile(summary)
+	if !strings.Contains(string(b), "copilot") {
+		t.Errorf("the job summary lacks the report:\n%s", b)
+	}
+	if res.PRs[0].Outputs["phase"] == "" {
+		t.Errorf("outputs not set: %v", res.PRs[0].Outputs)
+	}
+}
+
+func TestRule_T6_FailedTriggerIsRetriedOnceThenAnEngineError(t *testing.T) {
+	t.Parallel()
+	for _, failures := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d failure(s)", failures), func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, nil)
+			w.fake.Inject(ghfake.Fault{Match: "POST /repos/octo/app/pulls/1/copilot-code-review", Status: 502, Times: failures})
+			w.fake.Inject(ghfake.Fault{Match: "POST /repos/octo/app/pulls/1/requested_reviewers", Status: 502, Times: failures})
+			if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot"}); err != nil {
+				t.Fatal(err)
+			}
+			st, _ := statusState(t, w.fake)
+			var failed, triggered bool
+			for _, ev := range st.Events {
+				failed = failed || ev.Name == state.EventRetriggerFailed
+				triggered = triggered || ev.Name == state.EventRetrigger
+			}
+			if failures == 1 && (failed || !triggered) {
+				t.Errorf("one failure: want the retry to succeed; events %+v", st.Events)
+			}
+			if failures == 2 && !failed {
+				t.Errorf("two failures: want retrigger-failed; events %+v", st.Events)
+			}
+		})
+	}
+}

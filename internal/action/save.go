@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
@@ -61,8 +62,14 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 	if err != nil {
 		return fmt.Errorf("encoding the state: %w", err)
 	}
+	if c.readOnly {
+		return nil
+	}
 	if c.comment == nil {
 		ic, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body)
+		if github.IsPermission(err) {
+			return c.degradeReadOnly(err)
+		}
 		if err != nil {
 			return fmt.Errorf("creating the status comment: %w", err)
 		}
@@ -79,9 +86,22 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 		}
 	}
 	if err := c.gh.UpdateIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID, body); err != nil {
+		if github.IsPermission(err) {
+			return c.degradeReadOnly(err)
+		}
 		return fmt.Errorf("updating the status comment: %w", err)
 	}
 	c.comment.Body = body
+	return nil
+}
+
+// degradeReadOnly turns a token that may not write to the PR (a read-only
+// GITHUB_TOKEN, as on a fork's pull_request run) into a report-only run:
+// nothing is written or acted on, and the report goes to the job summary
+// and an annotation instead.
+func (c *prCycle) degradeReadOnly(err error) error {
+	c.readOnly = true
+	c.gha.Warningf("review-loop: this token cannot write to PR #%d (%v); running report-only: nothing is triggered, fixed or pushed, and the report is in the job summary. Give the workflow `pull-requests: write` and `issues: write`.", c.number, err)
 	return nil
 }
 
