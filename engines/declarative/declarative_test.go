@@ -143,7 +143,7 @@ func thread(a github.Actor, id, review int64, sha string, line int, body string)
 func TestCodeRabbit_signalTransitionsStalenessAndDrift(t *testing.T) {
 	c := builtin(t, "coderabbit")
 	o := obsAt("sha2")
-	if v := c.Observe(o, engines.Env{}); v.Signal != loop.SignalNone || v.Installed {
+	if v := c.Observe(o, engines.Env{}); v.Signal != loop.SignalNone || !v.Installed {
 		t.Fatalf("%+v", v)
 	}
 	o.CheckRuns = []github.CheckRun{{DatabaseID: 4, Name: "CodeRabbit", Status: "IN_PROGRESS", StartedAt: t0}}
@@ -314,4 +314,20 @@ func FuzzParseDefinitions(f *testing.F) {
 			}
 		}
 	})
+}
+
+// IN2: "not seen on this PR" keeps a declarative engine out of the default
+// set, but named explicitly it is attempted: its view stays installed, so
+// the loop triggers it (an engine that reviews at PR open has not posted
+// yet when the loop starts) and a miss degrades loudly as HUNG.
+func TestRule_IN2_unseenDeclarativeEngineLeavesTheDefaultSetButNamedIsAttempted(t *testing.T) {
+	g := builtin(t, "gemini")
+	o := obsAt("sha1")
+	if ok, why := g.Installed(o, engines.Env{}); ok || why == "" {
+		t.Fatalf("installed %v (%q), want it out of the default set", ok, why)
+	}
+	v := g.Observe(o, engines.Env{})
+	if !v.Installed || !v.TriggerAvailable || v.Signal != loop.SignalNone {
+		t.Fatalf("%+v, want an installed view ready to trigger", v)
+	}
 }

@@ -127,9 +127,11 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Signal:           loop.SignalNone,
 		Material:         loop.MaterialPending,
 	}
-	if ok, why := e.Installed(obs, env); !ok {
-		v.Installed, v.NotInstalled = false, why
-	}
+	// Installed's "not seen on this PR" only keeps the engine out of the
+	// default set: it is no proof the engine is missing (one that reviews
+	// at PR open has not posted yet when the loop starts). Named
+	// explicitly, the engine is attempted and a miss degrades loudly, as
+	// HUNG (IN2, T4).
 	if !v.TriggerAvailable {
 		if e.def.Trigger == "" {
 			v.TriggerNote = e.def.Name + " has no trigger comment: relying on its automatic review of pushes"
