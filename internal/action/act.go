@@ -72,7 +72,8 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 		if author == "" {
 			author = last.Author.Login
 		}
-		if loop.ShouldSkipDuplicateTrigger(loop.Comment{Author: last.Author.Login, Body: last.Body, CreatedAt: last.CreatedAt}, author, body, c.Now(), c.loopCfg.DuplicateWindow) {
+		lc := loop.Comment{ID: last.DatabaseID, Author: last.Author.Login, Body: last.Body, CreatedAt: last.CreatedAt}
+		if loop.ShouldSkipDuplicateTrigger(c.st, req, lc, author, body, c.Now(), c.loopCfg.DuplicateWindow) {
 			res.Skipped, res.SignalID = true, last.DatabaseID
 			return res
 		}

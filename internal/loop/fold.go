@@ -34,15 +34,21 @@ func RetriggerAfterPush(st state.State, views []EngineView, pushedSHA string, cf
 	return out
 }
 
-// ShouldSkipDuplicateTrigger is rule T5: a trigger is skipped when the
-// PR's last comment is our own identical trigger posted within window.
-// Logins compare without case and without the REST "[bot]" suffix.
-func ShouldSkipDuplicateTrigger(last Comment, ourLogin, body string, now time.Time, window time.Duration) bool {
+// ShouldSkipDuplicateTrigger is rule T5: the trigger req is skipped when
+// the PR's last comment is our own identical trigger posted within window.
+// Logins compare without case and without the REST "[bot]" suffix. A
+// comment the state records as this engine's trigger for another head SHA
+// is no duplicate: after a fix push the engine is due a trigger for the
+// new head (T3, T7), however recent the last one was.
+func ShouldSkipDuplicateTrigger(st state.State, req TriggerRequest, last Comment, ourLogin, body string, now time.Time, window time.Duration) bool {
 	norm := func(l string) string { return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(l)), "[bot]") }
 	if last.Author == "" || norm(last.Author) != norm(ourLogin) {
 		return false
 	}
 	if strings.TrimSpace(last.Body) != strings.TrimSpace(body) {
+		return false
+	}
+	if es, ok := st.EngineStates[req.Engine]; ok && last.ID != 0 && last.ID == es.SignalID && es.TriggeredSHA != req.SHA {
 		return false
 	}
 	return now.Sub(last.CreatedAt) < window

@@ -131,6 +131,7 @@ const (
 
 // Comment is the PR's last conversation comment, for T5.
 type Comment struct {
+	ID        int64
 	Author    string
 	Body      string
 	CreatedAt time.Time

@@ -161,11 +161,29 @@ func TestRule_T5_IdempotentRetrigger(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := ShouldSkipDuplicateTrigger(tt.last, "review-loop", body, t0, w); got != tt.want {
+			if got := ShouldSkipDuplicateTrigger(active(sha1, "bugbot"), TriggerRequest{Engine: "bugbot", SHA: sha1}, tt.last, "review-loop", body, t0, w); got != tt.want {
 				t.Errorf("skip = %v, want %v", got, tt.want)
 			}
 		})
 	}
+	t.Run("our recent trigger recorded for the previous head is no duplicate for the new head", func(t *testing.T) {
+		t.Parallel()
+		st := RecordTriggers(active(sha1, "gemini"), []TriggerResult{{Engine: "gemini", SHA: sha1, SignalID: 42}}, t0)
+		last := Comment{ID: 42, Author: "review-loop[bot]", Body: "/gemini review", CreatedAt: t0}
+		now := t0.Add(2 * time.Minute)
+		if ShouldSkipDuplicateTrigger(st, TriggerRequest{Engine: "gemini", SHA: sha2}, last, "review-loop", "/gemini review", now, w) {
+			t.Error("the retrigger after a fix push was skipped")
+		}
+		if !ShouldSkipDuplicateTrigger(st, TriggerRequest{Engine: "gemini", SHA: sha1}, last, "review-loop", "/gemini review", now, w) {
+			t.Error("a second trigger for the same head was not skipped")
+		}
+		// A run killed after triggering, before saving: the comment is not
+		// the recorded trigger, so it may be for this head; skip it.
+		last.ID = 43
+		if !ShouldSkipDuplicateTrigger(st, TriggerRequest{Engine: "gemini", SHA: sha2}, last, "review-loop", "/gemini review", now, w) {
+			t.Error("an unrecorded recent trigger was not skipped")
+		}
+	})
 	t.Run("a skipped trigger is logged as retrigger-skipped recent-duplicate and counts as fired", func(t *testing.T) {
 		t.Parallel()
 		st := RecordTriggers(active(sha1, "bugbot"), []TriggerResult{{Engine: "bugbot", SHA: sha2, Skipped: true}}, t0)
