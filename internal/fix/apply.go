@@ -29,6 +29,14 @@ func (c *cycle) suggestions(ctx context.Context, findings []loop.Finding) error 
 			c.add(*res)
 			continue
 		}
+		if k, ok := overlapping(st.kept, edit); ok {
+			// The lines it was written against were just changed by another
+			// fix: never apply it blindly to changed lines (TR6).
+			c.add(Result{ID: f.ID, Outcome: OutcomeOutdated, Files: []string{f.Path},
+				Reason: fmt.Sprintf("lines %d-%d were changed by a fix this cycle (lines %d-%d)", edit.StartLine, edit.EndLine, k.StartLine, k.EndLine),
+				Reply:  outdatedReply(f, "another fix in this cycle changed the lines it targets")})
+			continue
+		}
 		before, err := c.readFile(f.Path)
 		if err != nil {
 			return fmt.Errorf("%s: reading %s: %w", f.ID, f.Path, err)
@@ -56,6 +64,16 @@ func (c *cycle) suggestions(ctx context.Context, findings []loop.Finding) error 
 		c.add(Result{ID: f.ID, Outcome: OutcomeFixed, Reason: fmt.Sprintf("applied the suggestion to %s lines %d-%d", f.Path, edit.StartLine, edit.EndLine), Files: []string{f.Path}})
 	}
 	return nil
+}
+
+// overlapping returns the kept edit whose lines e overlaps, if any.
+func overlapping(kept []Edit, e Edit) (Edit, bool) {
+	for _, k := range kept {
+		if e.StartLine <= k.EndLine && k.StartLine <= e.EndLine {
+			return k, true
+		}
+	}
+	return Edit{}, false
 }
 
 // planSuggestion returns the edit for f in cycle-start line numbers, or a

@@ -140,6 +140,27 @@ func TestRule_ST3_ASuggestionOnChangedLinesIsOutdatedAndNotApplied(t *testing.T)
 	}
 }
 
+func TestRule_TR6_ASuggestionOnLinesAnotherFixChangedIsOutdated(t *testing.T) {
+	t.Parallel()
+	tr, cfg := setup(t)
+	head := tr.Head(t)
+	first := sugg("first", "copilot", "internal/app/a.go", 3, 4, head, "\tx := 21\n\ty := 1")
+	second := sugg("second", "copilot", "internal/app/a.go", 0, 4, head, "\tx := 99")
+	res, err := NewPipeline(cfg).RunCycle(context.Background(), CycleInput{Findings: []loop.Finding{first, second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Results[0].Outcome != OutcomeFixed {
+		t.Fatalf("first: %+v", res.Results[0])
+	}
+	if r := res.Results[1]; r.Outcome != OutcomeOutdated || !strings.HasPrefix(r.Reply, "Outdated:") {
+		t.Fatalf("second: %+v", r)
+	}
+	if a := tr.Read(t, "internal/app/a.go"); strings.Contains(a, "x := 99") {
+		t.Fatalf("the outdated suggestion was applied:\n%s", a)
+	}
+}
+
 func TestRule_B5_AForkPRNeverRunsACycle(t *testing.T) {
 	t.Parallel()
 	p := NewPipeline(Config{Dir: t.TempDir(), Git: &git.Runner{Git: "/nonexistent/git"}})
