@@ -276,17 +276,8 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 	}
 	if len(names) == 0 {
 		// Reading the workflow files tells whether Claude is installed;
-		// done once per loop, when the loop starts.
-		files, err := c.gh.WorkflowFiles(ctx, c.owner, c.repo, c.obs.DefaultBranch)
-		if err != nil {
-			c.Log.Warn("reading .github/workflows", "err", err)
-		}
-		for _, f := range files {
-			c.env.WorkflowFiles = append(c.env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
-		}
-		if err == nil && c.env.WorkflowFiles == nil {
-			c.env.WorkflowFiles = []engines.WorkflowFile{}
-		}
+		// done when the loop picks its default set.
+		c.readWorkflowFiles(ctx)
 		var notices []string
 		names, notices = c.registry.Default(c.obs, c.env)
 		// The reasons go to the log; the status comment gets the loop's
@@ -311,8 +302,27 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 			return fmt.Errorf("state names engine %q, which this review-loop does not know (known: %s)", n, strings.Join(c.registry.Names(), ", "))
 		}
 		c.selected = append(c.selected, e)
+		if e.Capabilities().ReadsWorkflowFiles && c.env.WorkflowFiles == nil {
+			// The adapter reads its traps there (Claude: no --comment, a
+			// PR that edits the workflow), in the cycle that sees the run.
+			c.readWorkflowFiles(ctx)
+		}
 	}
 	return nil
+}
+
+// readWorkflowFiles fills Env.WorkflowFiles from the default branch; on a
+// read error they stay unknown (nil) and adapters assume nothing.
+func (c *prCycle) readWorkflowFiles(ctx context.Context) {
+	files, err := c.gh.WorkflowFiles(ctx, c.owner, c.repo, c.obs.DefaultBranch)
+	if err != nil {
+		c.Log.Warn("reading .github/workflows", "err", err)
+		return
+	}
+	c.env.WorkflowFiles = make([]engines.WorkflowFile, 0, len(files))
+	for _, f := range files {
+		c.env.WorkflowFiles = append(c.env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
+	}
 }
 
 // selectEnginesQuiet selects engines for a report without failing.
