@@ -47,6 +47,7 @@ func Decide(st state.State, obs Observation, cfg Config) (Plan, state.State) {
 	d := &decider{s: st.Clone(), obs: obs, cfg: cfg, head: obs.HeadSHA}
 	d.decide()
 	d.notInstalled()
+	d.untriggerable()
 	d.report()
 	return d.plan, d.s
 }
@@ -61,6 +62,17 @@ func (d *decider) notInstalled() {
 		}
 		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf(
 			"engine %s is not installed on this repository: left out of the default set (IN2); name it in `engines` to attempt it anyway", e))
+	}
+}
+
+// untriggerable is T1's notice, every cycle: an engine we cannot trigger
+// with the tokens we have (a trigger token is missing) is waited for on its
+// automatic runs, and the report says so even once it is clean.
+func (d *decider) untriggerable() {
+	for _, v := range sortedViews(d.obs.Engines) {
+		if v.Installed && !v.TriggerAvailable && v.TriggerNote != "" {
+			d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("engine %s cannot be triggered by the loop (T1): %s", v.Engine, v.TriggerNote))
+		}
 	}
 }
 

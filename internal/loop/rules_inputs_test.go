@@ -55,3 +55,39 @@ func TestRule_IN2_NotInstalledEngineDropsOutWithANoticeEveryCycle(t *testing.T) 
 		}
 	})
 }
+
+func TestRule_T1_AnEngineWeCannotTriggerIsNoticedEveryCycle(t *testing.T) {
+	t.Parallel()
+	const why = "no trigger token was given: relying on its automatic review of every push"
+	untriggerable := func(v EngineView) EngineView {
+		v.TriggerAvailable, v.TriggerNote = false, why
+		return v
+	}
+	for _, tt := range []struct {
+		name string
+		at   time.Duration
+		view EngineView
+		want Action
+	}{
+		{"while it is waited for", time.Minute, untriggerable(running("bugbot")), ActionWait},
+		{"and at a clean hand-back", time.Minute, untriggerable(done("bugbot", sha1, 10)), ActionHandBack},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, _ := Decide(active(sha1, "bugbot"), obs(sha1, tt.at, tt.view), DefaultConfig())
+			if p.Action != tt.want {
+				t.Fatalf("action %s (%s)", p.Action, p.Why)
+			}
+			if !slices.ContainsFunc(p.Notices, func(n string) bool { return strings.Contains(n, "bugbot") && strings.Contains(n, why) }) {
+				t.Errorf("notices %q", p.Notices)
+			}
+		})
+	}
+	t.Run("not for an engine that can be triggered", func(t *testing.T) {
+		t.Parallel()
+		p, _ := Decide(active(sha1, "bugbot"), obs(sha1, time.Minute, done("bugbot", sha1, 10)), DefaultConfig())
+		if len(p.Notices) != 0 {
+			t.Errorf("notices %q", p.Notices)
+		}
+	})
+}
