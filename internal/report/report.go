@@ -151,6 +151,11 @@ func Summarize(in Input) Summary {
 	switch {
 	case st.Status == state.StatusStopped || p.EndReason == loop.EndStopped:
 		s.Phase = PhaseStopped
+	case st.Status == state.StatusDone && (p.Action == loop.ActionFix || p.Action == loop.ActionTrigger || p.Action == loop.ActionWait):
+		// The cycle ended the loop while acting on its plan (E3: a fix
+		// cycle that applied no fix hands back): the state is the truth.
+		s.Phase = PhaseHandBack
+		s.Reason = loop.EndReason(st.EndReason)
 	case p.Action == loop.ActionTrigger:
 		s.Phase = PhaseTrigger
 	case p.Action == loop.ActionWait:

@@ -29,6 +29,11 @@ func TestSummarize(t *testing.T) {
 		{"a wait plan is the wait phase", midLoop(), PhaseWait, VerdictPending, "", 3},
 		{"a fix plan is the fix phase of the current iteration", withPlan(midLoop(), loop.Plan{Action: loop.ActionFix}), PhaseFix, VerdictPending, "", 2},
 		{"a clean hand-back is clean", cleanHandBack(), PhaseHandBack, VerdictClean, loop.EndClean, 2},
+		{"a fix cycle that applied no fix is a hand-back (E3)", func() Input {
+			in := withPlan(midLoop(), loop.Plan{Action: loop.ActionFix})
+			in.State.Status, in.State.EndReason = state.StatusDone, string(loop.EndNoFixes)
+			return in
+		}(), PhaseHandBack, VerdictStillFinding, loop.EndNoFixes, 2},
 		{"a finished loop seen again is done", withPlan(cleanHandBack(), loop.Plan{Action: loop.ActionNone}), PhaseDone, VerdictClean, loop.EndClean, 2},
 		{"an active loop read by the status command waits", withStatus(midLoop(), state.StatusActive, ""), PhaseWait, VerdictPending, "", 3},
 		{"a done loop read by the status command uses its end reason", withStatus(midLoop(), state.StatusDone, loop.EndNoFixes), PhaseDone, VerdictStillFinding, loop.EndNoFixes, 2},
