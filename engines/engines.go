@@ -50,10 +50,6 @@ type Capabilities struct {
 	Completion   CompletionKind
 	CheckRunName string // for CompletionCheckRun (and the workflow job name)
 	CheckRunApp  string // app slug of the check run, "" when any app
-	// ReadsWorkflowFiles is true when Observe reads Env.WorkflowFiles (the
-	// Claude workflow's traps): the caller then reads them every cycle the
-	// engine is selected, not only when it picks the default set.
-	ReadsWorkflowFiles bool
 }
 
 // WorkflowFile is one file of the repository's .github/workflows directory.
@@ -67,9 +63,8 @@ type WorkflowFile struct {
 type Env struct {
 	// HasTriggerToken is true when a user token for trigger comments was given.
 	HasTriggerToken bool
-	// WorkflowFiles are the contents of .github/workflows on the PR's base
-	// branch, read when the loop picks its default set and in every cycle
-	// of an engine whose ReadsWorkflowFiles is set; nil means unknown.
+	// WorkflowFiles are the contents of .github/workflows on the default
+	// branch, read with the observation itself; nil means unknown.
 	WorkflowFiles []WorkflowFile
 	// ChangedFiles are the paths the PR changes; nil means unknown.
 	ChangedFiles []string

@@ -85,14 +85,13 @@ func (*Claude) TriggerBody() string { return TriggerBody }
 // Capabilities implements engines.Engine.
 func (c *Claude) Capabilities() engines.Capabilities {
 	return engines.Capabilities{
-		Trigger:            engines.TriggerComment,
-		AcceptsBotTrigger:  false,
-		Prose:              true,
-		MultiVerdict:       true,
-		Completion:         engines.CompletionWorkflowRun,
-		CheckRunName:       c.jobName,
-		CheckRunApp:        "github-actions",
-		ReadsWorkflowFiles: true,
+		Trigger:           engines.TriggerComment,
+		AcceptsBotTrigger: false,
+		Prose:             true,
+		MultiVerdict:      true,
+		Completion:        engines.CompletionWorkflowRun,
+		CheckRunName:      c.jobName,
+		CheckRunApp:       "github-actions",
 	}
 }
 

@@ -266,7 +266,7 @@ func (c *prCycle) react(ctx context.Context, content string) {
 // selectEngines decides the loop's engines (IN2): those saved in state, the
 // `engines` input, or every installed engine.
 func (c *prCycle) selectEngines(ctx context.Context) error {
-	c.env = engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now()}
+	c.env = c.engineEnv()
 	names := c.st.Engines
 	if len(names) == 0 && len(c.cfg.Engines) > 0 {
 		var err error
@@ -275,9 +275,6 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 		}
 	}
 	if len(names) == 0 {
-		// Reading the workflow files tells whether Claude is installed;
-		// done when the loop picks its default set.
-		c.readWorkflowFiles(ctx)
 		var notices []string
 		names, notices = c.registry.Default(c.obs, c.env)
 		// The reasons go to the log; the status comment gets the loop's
@@ -302,32 +299,25 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 			return fmt.Errorf("state names engine %q, which this review-loop does not know (known: %s)", n, strings.Join(c.registry.Names(), ", "))
 		}
 		c.selected = append(c.selected, e)
-		if e.Capabilities().ReadsWorkflowFiles && c.env.WorkflowFiles == nil {
-			// The adapter reads its traps there (Claude: no --comment, a
-			// PR that edits the workflow), in the cycle that sees the run.
-			c.readWorkflowFiles(ctx)
-		}
 	}
 	return nil
 }
 
-// readWorkflowFiles fills Env.WorkflowFiles from the default branch; on a
-// read error they stay unknown (nil) and adapters assume nothing.
-func (c *prCycle) readWorkflowFiles(ctx context.Context) {
-	files, err := c.gh.WorkflowFiles(ctx, c.owner, c.repo, c.obs.DefaultBranch)
-	if err != nil {
-		c.Log.Warn("reading .github/workflows", "err", err)
-		return
+// engineEnv is what adapters may know besides the observation: the
+// default branch's workflow files come with the observation itself (Claude
+// reads its install and its traps there).
+func (c *prCycle) engineEnv() engines.Env {
+	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
+		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles))}
+	for _, f := range c.obs.WorkflowFiles {
+		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}
-	c.env.WorkflowFiles = make([]engines.WorkflowFile, 0, len(files))
-	for _, f := range files {
-		c.env.WorkflowFiles = append(c.env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
-	}
+	return env
 }
 
 // selectEnginesQuiet selects engines for a report without failing.
 func (c *prCycle) selectEnginesQuiet() {
-	c.env = engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now()}
+	c.env = c.engineEnv()
 	c.selected = nil
 	names := c.st.Engines
 	if len(names) == 0 {

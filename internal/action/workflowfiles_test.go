@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// An engine whose adapter reads .github/workflows (Claude) gets them in
-// every cycle it is selected, not only when the loop picks the default
-// set: named explicitly on a repository with no Claude workflow, it is
-// reported not installed instead of being waited for (IN2), and the same
-// files carry its traps (no --comment, J3).
+// The default branch's workflow files come with every observation, so an
+// engine whose adapter reads them (Claude) has them in every cycle, at no
+// extra request: named explicitly on a repository with no Claude workflow,
+// it is reported not installed instead of being waited for (IN2), and the
+// same files carry its traps (no --comment, J3).
 func TestRule_IN2_ExplicitClaudeIsReadAgainstTheWorkflowFiles(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, nil)
@@ -19,6 +19,11 @@ func TestRule_IN2_ExplicitClaudeIsReadAgainstTheWorkflowFiles(t *testing.T) {
 	}
 	if len(res.PRs) != 1 {
 		t.Fatalf("results %+v", res.PRs)
+	}
+	for _, r := range w.fake.Requests() {
+		if r.GraphQL == "repository" && r.Operation == "query" {
+			t.Errorf("workflow files read separately: %+v", r)
+		}
 	}
 	for _, e := range res.PRs[0].Plan.Engines {
 		if e.Engine == "claude" {

@@ -312,6 +312,33 @@ func TestWritesReachTheFake(t *testing.T) {
 	assertContract(t, e.rec)
 }
 
+func TestObserve_readsTheDefaultBranchWorkflowsInTheSameRequest(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	ctx := context.Background()
+	// The default branch is protected in the fake; lift it to add a workflow.
+	if err := e.f.SetProtected("o", "r", "main", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.f.PushCommit("o", "r", "main", map[string]string{
+		".github/workflows/claude.yml": "uses: anthropics/claude-code-action@v1\n",
+	}, "add a workflow"); err != nil {
+		t.Fatal(err)
+	}
+	before := e.c.Requests().Total
+	obs, err := e.c.Observe(ctx, "o", "r", e.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.c.Requests().Total - before; n != 1 {
+		t.Errorf("observe took %d requests, want 1", n)
+	}
+	if len(obs.WorkflowFiles) != 1 || !strings.Contains(obs.WorkflowFiles[0].Text, "claude-code-action") {
+		t.Errorf("workflow files: %+v", obs.WorkflowFiles)
+	}
+	assertContract(t, e.rec)
+}
+
 func TestReadsOfRepositoryFiles(t *testing.T) {
 	t.Parallel()
 	e := setup(t, nil)

@@ -31,6 +31,10 @@ type Observation struct {
 	IssueComments      []IssueComment
 	RequestedReviewers []string // logins as GraphQL spells them (no [bot] suffix)
 
+	// WorkflowFiles are the default branch's .github/workflows files (empty
+	// when there are none), read in the same query.
+	WorkflowFiles []File
+
 	// ViewerLogin is the login of the token's identity (GraphQL viewer),
 	// used to recognise our own state comment and trigger comments.
 	ViewerLogin string

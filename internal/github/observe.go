@@ -76,6 +76,9 @@ type observeQ struct {
 		DefaultBranchRef *struct {
 			Name string
 		}
+		// The default branch's workflow files come in the same query, so
+		// knowing whether an engine's workflow is installed costs nothing.
+		Workflows   *treeQ `graphql:"workflows: object(expression: $workflows)"`
 		PullRequest *struct {
 			ID                string
 			Number            int
@@ -283,6 +286,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		"checkSuitesFirst": githubv4.Int(checkSuitesFirst),
 		"checkRunsFirst":   githubv4.Int(checkRunsFirst),
 		"reviewersFirst":   githubv4.Int(reviewersFirst),
+		"workflows":        githubv4.String("HEAD:.github/workflows"),
 	}
 	qctx, rec := gqlContext(ctx, "repository.pullRequest", true)
 	if err := c.gql.Query(qctx, &q, vars); err != nil {
@@ -322,6 +326,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 	if q.Repository.DefaultBranchRef != nil {
 		o.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
+	o.WorkflowFiles = q.Repository.Workflows.files()
 	for i, r := range pr.Reviews.Nodes {
 		f := fmt.Sprintf("reviews[%d]", i)
 		o.Reviews = append(o.Reviews, Review{

@@ -328,20 +328,7 @@ func (c *Client) BranchProtected(ctx context.Context, owner, repo, branch string
 func (c *Client) WorkflowFiles(ctx context.Context, owner, repo, ref string) ([]File, error) {
 	var q struct {
 		Repository *struct {
-			Object *struct {
-				Tree struct {
-					Entries []struct {
-						Path   string
-						Type   string
-						Object *struct {
-							Blob struct {
-								Text     *string
-								IsBinary *bool
-							} `graphql:"... on Blob"`
-						}
-					}
-				} `graphql:"... on Tree"`
-			} `graphql:"object(expression: $expr)"`
+			Object *treeQ `graphql:"object(expression: $expr)"`
 		} `graphql:"repository(owner: $owner, name: $name)"`
 	}
 	const op = "repository.object"
@@ -353,18 +340,40 @@ func (c *Client) WorkflowFiles(ctx context.Context, owner, repo, ref string) ([]
 	if q.Repository == nil {
 		return nil, &APIError{Op: op, Status: http.StatusNotFound, Message: "repository " + owner + "/" + repo + " not found"}
 	}
-	var files []File
-	if q.Repository.Object == nil {
-		return files, nil
+	return q.Repository.Object.files(), nil
+}
+
+// treeQ is a directory read through GraphQL: each entry with its text.
+type treeQ struct {
+	Tree struct {
+		Entries []struct {
+			Path   string
+			Type   string
+			Object *struct {
+				Blob struct {
+					Text     *string
+					IsBinary *bool
+				} `graphql:"... on Blob"`
+			}
+		}
+	} `graphql:"... on Tree"`
+}
+
+// files returns the tree's text files, sorted by path; a missing tree
+// (no such directory) has none.
+func (t *treeQ) files() []File {
+	files := []File{}
+	if t == nil {
+		return files
 	}
-	for _, e := range q.Repository.Object.Tree.Entries {
+	for _, e := range t.Tree.Entries {
 		if e.Type != "blob" || e.Object == nil || e.Object.Blob.Text == nil {
 			continue
 		}
 		files = append(files, File{Path: e.Path, Text: *e.Object.Blob.Text})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
+	return files
 }
 
 // ListOpenPullRequests lists open PRs (for the scheduled sweep), 100 per
