@@ -345,6 +345,12 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 			threads = append(threads, f.ThreadID)
 		}
 	}
+	c.resolveThreads(ctx, threads)
+}
+
+// resolveThreads resolves threads in one request (E6); a token that may
+// not resolve threads is reported once and the loop carries on.
+func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	if len(threads) == 0 {
 		return
 	}

@@ -208,6 +208,11 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
 		return true, c.reportOnly(ctx)
+	case event.CommandResolveStale:
+		c.selectEnginesQuiet()
+		c.observeEngines()
+		c.resolveStale(ctx)
+		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
 		c.react(ctx, "confused")
@@ -251,6 +256,24 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 	}
 	c.finish()
 	return nil
+}
+
+// resolveStale resolves, in one request, the open threads of engine
+// findings that no longer appear (E9); Tier 3 findings still active stay
+// open since they are not stale.
+func (c *prCycle) resolveStale(ctx context.Context) {
+	var threads []string
+	for _, v := range c.views {
+		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
+			threads = append(threads, f.ThreadID)
+		}
+	}
+	if len(threads) == 0 {
+		c.notices = append(c.notices, "resolve-stale: no stale review thread is open")
+		return
+	}
+	c.resolveThreads(ctx, threads)
+	c.notices = append(c.notices, fmt.Sprintf("resolve-stale: resolved %d stale review thread(s)", len(threads)))
 }
 
 // react acknowledges a command with a reaction; failure only logs.

@@ -317,3 +317,43 @@ func TestRule_T6_FailedTriggerIsRetriedOnceThenAnEngineError(t *testing.T) {
 		})
 	}
 }
+
+func TestRule_E9_ResolveStaleResolvesThreadsWhoseFindingIsGone(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot"}); err != nil {
+		t.Fatal(err)
+	}
+	head := w.fake.HeadSHA("octo", "app", 1)
+	old, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "generated 1 comment.", CommitSHA: head})
+	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: old, Path: "calc/calc.go", Line: 5, CommitSHA: head, Body: "an old remark"}); err != nil {
+		t.Fatal(err)
+	}
+	latest, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "generated 1 comment.", CommitSHA: head})
+	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: latest, Path: "calc/calc.go", Line: 4, CommitSHA: head, Body: "a current remark"}); err != nil {
+		t.Fatal(err)
+	}
+	cid, _ := w.fake.AddIssueComment("octo", "app", 1, "maintainer", "OWNER", "@review-loop resolve-stale")
+	payload := map[string]any{
+		"action":     "created",
+		"issue":      map[string]any{"number": 1, "pull_request": map[string]any{"url": "x"}},
+		"comment":    map[string]any{"id": cid, "body": "@review-loop resolve-stale", "author_association": "OWNER", "user": map[string]any{"login": "maintainer", "type": "User"}},
+		"repository": map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
+		"sender":     map[string]any{"login": "maintainer", "type": "User"},
+	}
+	if _, err := w.cycle("issue_comment", payload, nil); err != nil {
+		t.Fatal(err)
+	}
+	var resolved, open []string
+	for _, th := range w.fake.PR("octo", "app", 1).Threads {
+		body := th.Comments[0].Body
+		if th.Resolved {
+			resolved = append(resolved, body)
+		} else {
+			open = append(open, body)
+		}
+	}
+	if len(resolved) != 1 || resolved[0] != "an old remark" || len(open) != 1 {
+		t.Errorf("resolved %q, open %q: want only the stale thread resolved", resolved, open)
+	}
+}

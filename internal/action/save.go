@@ -35,15 +35,7 @@ func (c *prCycle) reportInput() report.Input {
 			in.Titles[f.CommentID] = f.Title
 		}
 		if c.plan.Action == loop.ActionHandBack {
-			active := map[int64]bool{}
-			for _, f := range loop.ActiveFindings(v, c.obs.HeadSHA) {
-				active[f.CommentID] = true
-			}
-			for _, f := range v.Findings {
-				if !active[f.CommentID] && !f.Resolved {
-					in.StaleThreads++
-				}
-			}
+			in.StaleThreads += len(loop.StaleFindings(v, c.obs.HeadSHA))
 		}
 	}
 	return in

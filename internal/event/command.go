@@ -26,6 +26,9 @@ const (
 	CommandSkip CommandKind = "skip"
 	// CommandReset forgets the loop's state for the PR.
 	CommandReset CommandKind = "reset"
+	// CommandResolveStale resolves the open threads of engine findings
+	// that no longer appear (rule E9).
+	CommandResolveStale CommandKind = "resolve-stale"
 	// CommandUnknown is a line that starts with the trigger phrase but is
 	// not a valid command; Message says what is understood.
 	CommandUnknown CommandKind = "unknown"
@@ -52,7 +55,7 @@ type Command struct {
 // Usage lists the commands review-loop understands, written with phrase.
 func Usage(phrase string) string {
 	return fmt.Sprintf("commands: `%[1]s start [engines…]`, `%[1]s status`, `%[1]s stop`, "+
-		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`", phrase)
+		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`", phrase)
 }
 
 // ParseCommand finds the first command in a comment body. A command is a
@@ -168,7 +171,7 @@ func parseArgs(line, rest, phrase string) Command {
 	case CommandStart:
 		cmd.Kind = CommandStart
 		cmd.Engines = splitList(strings.Join(args, " "))
-	case CommandStatus, CommandStop, CommandReset:
+	case CommandStatus, CommandStop, CommandReset, CommandResolveStale:
 		cmd.Kind = CommandKind(sub)
 	case CommandApprove, CommandSkip:
 		cmd.Kind = CommandKind(sub)

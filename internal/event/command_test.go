@@ -25,6 +25,7 @@ func TestParseCommand(t *testing.T) {
 		{name: "the phrase and sub-command are case-insensitive", body: "@Review-Loop STATUS", ok: true, kind: CommandStatus},
 		{name: "a colon may follow the phrase", body: "@review-loop: stop", ok: true, kind: CommandStop},
 		{name: "reset takes no argument", body: "@review-loop reset", ok: true, kind: CommandReset},
+		{name: "resolve-stale resolves threads of findings that no longer appear", body: "@review-loop resolve-stale", ok: true, kind: CommandResolveStale},
 		{name: "approve takes an id and a direction", body: "@review-loop approve 2233029557 keep the old name, add an alias", ok: true,
 			kind: CommandApprove, id: "2233029557", direction: "keep the old name, add an alias"},
 		{name: "approve takes an id alone", body: "@review-loop approve F3", ok: true, kind: CommandApprove, id: "F3"},

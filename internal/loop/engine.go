@@ -42,6 +42,32 @@ func ActiveFindings(v EngineView, headSHA string) []Finding {
 	return out
 }
 
+// StaleFindings is rule E9: the engine's open threads that are not active
+// (outdated, or from older reviews) and whose finding no longer appears —
+// no active finding carries the same stable key. They are counted at
+// hand-back and resolved by `resolve-stale`. Sorted by comment id.
+func StaleFindings(v EngineView, headSHA string) []Finding {
+	active := map[int64]bool{}
+	keys := map[string]bool{}
+	for _, f := range activeFindings(v, headSHA) {
+		active[f.CommentID] = true
+		if f.Key != "" {
+			keys[f.Key] = true
+		}
+	}
+	var out []Finding
+	seen := map[int64]bool{}
+	for _, f := range v.Findings {
+		if f.Resolved || f.ThreadID == "" || active[f.CommentID] || seen[f.CommentID] || (f.Key != "" && keys[f.Key]) {
+			continue
+		}
+		seen[f.CommentID] = true
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return cmp.Compare(a.CommentID, b.CommentID) })
+	return out
+}
+
 // activeFindings is ActiveFindings without copying the findings, which
 // matters on large PRs: the pointers are into v.Findings.
 func activeFindings(v EngineView, headSHA string) []*Finding {

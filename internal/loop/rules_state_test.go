@@ -324,3 +324,22 @@ func TestRule_J4_JudgeVerdictIsCachedPerHeadSHA(t *testing.T) {
 		wantAction(t, p, ActionHandBack, EndClean)
 	})
 }
+
+func TestRule_E9_StaleThreadsAreOpenInactiveFindingsThatNoLongerAppear(t *testing.T) {
+	t.Parallel()
+	v := done("bugbot", sha2, 20,
+		Finding{CommentID: 1, ReviewID: 10, ReviewSHA: sha1, ThreadID: "T1"},                 // older review: stale
+		Finding{CommentID: 2, ThreadID: "T2"},                                                // latest review: active
+		Finding{CommentID: 3, ReviewID: 10, ReviewSHA: sha1, ThreadID: "T3", Resolved: true}, // already resolved
+		Finding{CommentID: 4, ReviewID: 10, ReviewSHA: sha1, ThreadID: "T4", Key: "bug-7"},   // re-posted below: still appears
+		Finding{CommentID: 5, ThreadID: "T5", Key: "bug-7"},                                  // the re-post, active
+		Finding{CommentID: 6, ReviewID: 10, ReviewSHA: sha1},                                 // body-only: no thread
+	)
+	var got []int64
+	for _, f := range StaleFindings(v, sha2) {
+		got = append(got, f.CommentID)
+	}
+	if !slices.Equal(got, []int64{1}) {
+		t.Errorf("stale = %v, want [1]", got)
+	}
+}
