@@ -14,6 +14,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -82,6 +83,12 @@ func run(t testing.TB, dir string, name string, args ...string) string {
 // cycle delivers one event to Run.
 func (w *world) cycle(eventName string, payload any, inputs map[string]string) (Result, error) {
 	w.t.Helper()
+	return w.cycleWith(nil, eventName, payload, inputs)
+}
+
+// cycleWith delivers one event to Run with a judge.
+func (w *world) cycleWith(j judge.Judge, eventName string, payload any, inputs map[string]string) (Result, error) {
+	w.t.Helper()
 	b, err := json.Marshal(payload)
 	if err != nil {
 		w.t.Fatal(err)
@@ -106,6 +113,7 @@ func (w *world) cycle(eventName string, payload any, inputs map[string]string) (
 	return Run(context.Background(), Deps{
 		Config: cfg, Getenv: getenv, Out: &w.out, Now: func() time.Time { return w.now },
 		Sleep:         func(context.Context, time.Duration) error { return nil },
+		Judge:         j,
 		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second},
 	})
 }
