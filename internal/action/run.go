@@ -186,6 +186,8 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 			errs = append(errs, fmt.Errorf("PR #%d: %w", n, err))
 		}
 	}
+	n := r.gh.Requests()
+	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)
 	return res, errors.Join(errs...)
 }
 
