@@ -134,7 +134,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		if c.obs.IsFork {
 			c.notices = append(c.notices, "fork PR: report-only — no fixer, no test command, no push")
 		} else {
-			cyc, fixErr = c.runFixes(ctx, todo)
+			cyc, fixErr = c.runFixes(ctx, todo, approvals)
 		}
 	}
 	outcomes := map[string]fix.Result{}
@@ -194,7 +194,7 @@ func (c *prCycle) gitRunner() *git.Runner {
 }
 
 // runFixes puts the checkout on the PR head and runs the fix pipeline.
-func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding) (fix.CycleResult, error) {
+func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
 	g := c.gitRunner()
 	if err := c.checkoutHead(ctx, g); err != nil {
 		return fix.CycleResult{}, err
@@ -226,10 +226,6 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding) (fix.CycleR
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
 	})
-	directions := map[string]string{}
-	for _, a := range c.st.Approvals {
-		directions[a.FindingID] = a.Direction
-	}
 	provider := fix.ProviderSuggestions
 	if c.cfg.Fixer == "command" {
 		provider = fix.ProviderCommand

@@ -196,10 +196,7 @@ func (d *decider) evaluate(record bool) {
 		}
 		triagedID[r.FindingID] = true
 	}
-	approved := map[string]bool{}
-	for _, a := range s.Approvals {
-		approved[a.FindingID] = true
-	}
+	approved := approvedIDs(*s)
 	awaiting := map[string]bool{}
 	for _, r := range s.Triage {
 		if r.Outcome == OutcomeAwaitingApproval && approved[r.FindingID] {
@@ -652,4 +649,13 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// approvedIDs is the set of finding ids a maintainer approved (TR2).
+func approvedIDs(s state.State) map[string]bool {
+	approved := make(map[string]bool, len(s.Approvals))
+	for _, a := range s.Approvals {
+		approved[a.FindingID] = true
+	}
+	return approved
 }

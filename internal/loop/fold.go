@@ -130,10 +130,7 @@ func RecordFixCycle(st state.State, res FixResult, now time.Time) state.State {
 		}
 		byID[r.FindingID] = i
 	}
-	approved := map[string]bool{}
-	for _, a := range s.Approvals {
-		approved[a.FindingID] = true
-	}
+	approved := approvedIDs(s)
 	attempted := map[[2]string]bool{}
 	fixed := 0
 	for _, r := range res.Rows {
