@@ -344,18 +344,10 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
-	body := bugbotSummary(len(fs), j.sha)
-	if r.ReviewBody != "" {
-		body = r.ReviewBody
-	}
-	rid := b.review(BugbotLogin, body, j.sha)
-	for _, f := range fs {
+	b.postReview(j, r, fs, BugbotLogin, BugbotLogin, bugbotSummary(len(fs), j.sha), func(f Finding) string {
 		start, line := b.locate(f, j.sha)
-		b.comment(BugbotLogin, f, bugbotComment(f, start, line, j.sha), rid, j.sha)
-	}
-	for _, c := range r.Comments {
-		b.issueComment(BugbotLogin, c)
-	}
+		return bugbotComment(f, start, line, j.sha)
+	})
 	conclusion, title := "SUCCESS", "Bugbot Review"
 	if len(fs) > 0 {
 		conclusion = "NEUTRAL"
@@ -367,34 +359,33 @@ func (b *bot) completeBugbot(j *job, r Round) {
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
 }
 
-// reviewRemover is the fake's way to drop a pending review request, when
-// it has one (GitHub drops a reviewer's request once they review).
-type reviewRemover interface {
-	RemoveReviewRequest(owner, repo string, number int, login string) error
-}
-
+// completeCopilot posts Copilot's review; submitting it fulfils the
+// pending review request on the fake, as on GitHub.
 func (b *bot) completeCopilot(j *job, r Round) {
-	if rm, ok := any(b.w.Fake).(reviewRemover); ok {
-		_ = rm.RemoveReviewRequest(b.w.Owner, b.w.Repo, b.w.Number, CopilotReviewerLogin)
-	}
 	if r.Error {
 		b.review(CopilotReviewerLogin, CopilotErrorBody, j.sha)
 		b.setCheck(j, "COMPLETED", "SUCCESS")
 		return
 	}
 	fs := b.evaluate(j)
-	body := copilotOverview(b.changedFiles(), len(fs), r.LowConfidence)
+	b.postReview(j, r, fs, CopilotReviewerLogin, CopilotCommentLogin, copilotOverview(b.changedFiles(), len(fs), r.LowConfidence), copilotComment)
+	b.setCheck(j, "COMPLETED", "SUCCESS")
+}
+
+// postReview posts one review (the round's scripted body, or summary),
+// an inline comment per finding rendered in the engine's format, and the
+// round's extra conversation comments.
+func (b *bot) postReview(j *job, r Round, fs []Finding, reviewLogin, commentLogin, summary string, render func(Finding) string) {
 	if r.ReviewBody != "" {
-		body = r.ReviewBody
+		summary = r.ReviewBody
 	}
-	rid := b.review(CopilotReviewerLogin, body, j.sha)
+	rid := b.review(reviewLogin, summary, j.sha)
 	for _, f := range fs {
-		b.comment(CopilotCommentLogin, f, copilotComment(f), rid, j.sha)
+		b.comment(commentLogin, f, render(f), rid, j.sha)
 	}
 	for _, c := range r.Comments {
-		b.issueComment(CopilotCommentLogin, c)
+		b.issueComment(commentLogin, c)
 	}
-	b.setCheck(j, "COMPLETED", "SUCCESS")
 }
 
 func (b *bot) changedFiles() int {
@@ -460,17 +451,7 @@ func (b *bot) completeGemini(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
-	body := geminiSummary(len(fs))
-	if r.ReviewBody != "" {
-		body = r.ReviewBody
-	}
-	rid := b.review(GeminiLogin, body, j.sha)
-	for _, f := range fs {
-		b.comment(GeminiLogin, f, geminiComment(f), rid, j.sha)
-	}
-	for _, c := range r.Comments {
-		b.issueComment(GeminiLogin, c)
-	}
+	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }
 
 func (b *bot) completeCodeRabbit(j *job, r Round) {
@@ -484,17 +465,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
-	body := coderabbitSummary(len(fs))
-	if r.ReviewBody != "" {
-		body = r.ReviewBody
-	}
-	rid := b.review(CodeRabbitLogin, body, j.sha)
-	for _, f := range fs {
-		b.comment(CodeRabbitLogin, f, coderabbitComment(f), rid, j.sha)
-	}
-	for _, c := range r.Comments {
-		b.issueComment(CodeRabbitLogin, c)
-	}
+	b.postReview(j, r, fs, CodeRabbitLogin, CodeRabbitLogin, coderabbitSummary(len(fs)), coderabbitComment)
 	b.setCheckText(j, "COMPLETED", "SUCCESS", "Review completed", "Review completed")
 	b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, "SUCCESS"))
 }
