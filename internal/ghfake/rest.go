@@ -140,11 +140,8 @@ func (f *Fake) prFromPath(w http.ResponseWriter, r *http.Request) (*pr, bool) {
 
 // https://docs.github.com/en/rest/issues/comments#create-an-issue-comment
 func createIssueComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if err := decodeBody(r, &in); err != nil || in.Body == nil {
-		unprocessable(w, "Invalid request.\n\n\"body\" wasn't supplied.")
+	body, ok := requiredBody(w, r)
+	if !ok {
 		return
 	}
 	f.mu.Lock()
@@ -153,7 +150,7 @@ func createIssueComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Req
 		f.mu.Unlock()
 		return
 	}
-	c := f.addIssueCommentLocked(p, id.Login, id.Association, *in.Body)
+	c := f.addIssueCommentLocked(p, id.Login, id.Association, body)
 	out := f.issueCommentJSON(p.repo, p.Number, c)
 	hooks := slices.Clone(f.onIssueComment)
 	ev := IssueCommentEvent{Owner: p.repo.owner, Repo: p.repo.name, Number: p.Number, Comment: *c}
@@ -195,11 +192,8 @@ func getIssueComment(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request
 
 // https://docs.github.com/en/rest/issues/comments#update-an-issue-comment
 func updateIssueComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if err := decodeBody(r, &in); err != nil || in.Body == nil {
-		unprocessable(w, "Invalid request.\n\n\"body\" wasn't supplied.")
+	body, ok := requiredBody(w, r)
+	if !ok {
 		return
 	}
 	f.mu.Lock()
@@ -212,9 +206,22 @@ func updateIssueComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Req
 		writeJSON(w, http.StatusForbidden, map[string]any{"message": permissionMessage, "documentation_url": "https://docs.github.com/rest"})
 		return
 	}
-	c.Body = *in.Body
+	c.Body = body
 	c.UpdatedAt = f.opts.Now().UTC()
 	writeJSON(w, http.StatusOK, f.issueCommentJSON(rp, n, c))
+}
+
+// requiredBody reads the request's required "body" field, answering 422
+// as GitHub does when it is missing.
+func requiredBody(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if err := decodeBody(r, &in); err != nil || in.Body == nil {
+		unprocessable(w, "Invalid request.\n\n\"body\" wasn't supplied.")
+		return "", false
+	}
+	return *in.Body, true
 }
 
 const permissionMessage = "Resource not accessible by integration"
@@ -252,11 +259,8 @@ func createReaction(f *Fake, id Identity, w http.ResponseWriter, r *http.Request
 
 // https://docs.github.com/en/rest/pulls/comments#create-a-reply-for-a-review-comment
 func replyToReviewComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if err := decodeBody(r, &in); err != nil || in.Body == nil {
-		unprocessable(w, "Invalid request.\n\n\"body\" wasn't supplied.")
+	body, ok := requiredBody(w, r)
+	if !ok {
 		return
 	}
 	f.mu.Lock()
@@ -266,7 +270,7 @@ func replyToReviewComment(f *Fake, id Identity, w http.ResponseWriter, r *http.R
 		return
 	}
 	parent, _ := pathInt(r, "id")
-	cid, _, err := f.addReviewCommentLocked(p, CommentOptions{Author: id.Login, Body: *in.Body, InReplyTo: parent})
+	cid, _, err := f.addReviewCommentLocked(p, CommentOptions{Author: id.Login, Body: body, InReplyTo: parent})
 	if err != nil {
 		notFound(w)
 		return
