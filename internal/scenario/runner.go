@@ -254,13 +254,11 @@ func (r *run) dispatchEvent() sim.Event {
 // newDispatches turns the action's re-dispatches into workflow_dispatch
 // events, as GitHub would.
 func (r *run) newDispatches() []sim.Event {
-	ds := r.w.Fake.Dispatches()
-	var out []sim.Event
-	for _, d := range ds[r.seenDisp:] {
-		_ = d
+	n := len(r.w.Fake.Dispatches())
+	out := make([]sim.Event, 0, n-r.seenDisp)
+	for ; r.seenDisp < n; r.seenDisp++ {
 		out = append(out, r.dispatchEvent())
 	}
-	r.seenDisp = len(ds)
 	return out
 }
 
