@@ -47,7 +47,12 @@ type Capabilities struct {
 	// MultiVerdict is true when several substantive verdicts per SHA are
 	// possible (ST2); false means latest review wins (ST1).
 	MultiVerdict bool
-	Completion   CompletionKind
+	// Incremental is true for engines that do not re-post still-present
+	// findings in each review (Bugbot, CodeRabbit): their unresolved
+	// threads stay active until resolved (ST5). False means the engine
+	// re-posts every finding and its latest review wins (ST1).
+	Incremental bool
+	Completion  CompletionKind
 	CheckRunName string // for CompletionCheckRun (and the workflow job name)
 	CheckRunApp  string // app slug of the check run, "" when any app
 }

@@ -36,7 +36,35 @@ const (
 	MaterialErrored Material = "ERRORED" // the engine reported an error
 	MaterialDraft   Material = "DRAFT"   // the engine no-ops on drafts and the PR is a draft
 	MaterialPending Material = "PENDING" // not done yet
+	// MaterialUnproven: the signal completed but nothing proves the engine
+	// reviewed the head SHA (Bugbot neutral with no review, a cancelled or
+	// skipped run, CodeRabbit "Review skipped"): never clean (S7).
+	MaterialUnproven Material = "UNPROVEN"
+	// MaterialQuota: the engine's latest word is a usage, rate-limit or
+	// quota notice (S7, T8); EngineView.Quota carries it.
+	MaterialQuota Material = "QUOTA"
 )
+
+// StatedCount is how many open findings an engine itself states for the
+// head SHA (S6): Bugbot's check output "N total unresolved issues",
+// CodeRabbit's "Actionable comments posted: N" plus its body sections,
+// Copilot's "generated K comments".
+type StatedCount struct {
+	N int
+	// Source quotes where the number was read, for the status comment.
+	Source string
+}
+
+// QuotaNotice is an engine's usage, rate-limit or quota notice (S7, T8).
+type QuotaNotice struct {
+	// At is when the notice was posted.
+	At time.Time
+	// Wait is the cooldown the engine states ("wait 22 minutes"); zero when
+	// it states none, and the loop then assumes one hour (T8).
+	Wait time.Duration
+	// Text is the engine's own words, shown on the status comment.
+	Text string
+}
 
 // Severity of a finding, normalised across engines.
 type Severity string
@@ -111,6 +139,12 @@ type EngineView struct {
 	TriggerNote      string
 	Prose            bool // verdict surface is prose-only (judge needed)
 	MultiVerdict     bool // may post several substantive verdicts per SHA (ST2)
+	// Incremental is the staleness policy the adapter declares: true for
+	// engines that do not re-post still-present findings (Bugbot,
+	// CodeRabbit), whose unresolved threads stay active across reviews
+	// (ST5); false for engines that re-post every finding in each review
+	// (Copilot), where latest review wins (ST1).
+	Incremental bool
 	// WithholdUntilFirstReview: a prose engine whose push-triggered run
 	// carries it is not retriggered before its first review (T7).
 	WithholdUntilFirstReview bool
@@ -134,6 +168,11 @@ type EngineView struct {
 	// VerdictSetProven is true when the adapter saw the whole verdict set
 	// for the head SHA (J3).
 	VerdictSetProven bool
+	// Stated is the engine's own count of open findings for the head SHA
+	// (S6); nil when it states none.
+	Stated *StatedCount
+	// Quota is set when the engine stopped on a usage or rate limit (T8).
+	Quota *QuotaNotice
 }
 
 // JudgeVerdict is the judge's classification of a prose-only engine (J1).

@@ -153,6 +153,10 @@ type EngineState struct {
 	LastErrorSignalID int64 `json:"last_error_signal_id,omitempty"`
 	// Judge is the cached judge verdict for a head SHA (J4).
 	Judge *JudgeCache `json:"judge,omitempty"`
+	// QuotaUntil is when the engine's usage or rate-limit cooldown ends
+	// (T8); QuotaNote is the engine's own words.
+	QuotaUntil time.Time `json:"quota_until,omitzero"`
+	QuotaNote  string    `json:"quota_note,omitempty"`
 	// InitialWaitDone is set once Copilot-only mode's first wait happened (W4).
 	InitialWaitDone bool `json:"initial_wait_done,omitempty"`
 	// Per-engine hand-back counts (H1).
