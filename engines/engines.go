@@ -51,8 +51,8 @@ type Capabilities struct {
 	// findings in each review (Bugbot, CodeRabbit): their unresolved
 	// threads stay active until resolved (ST5). False means the engine
 	// re-posts every finding and its latest review wins (ST1).
-	Incremental bool
-	Completion  CompletionKind
+	Incremental  bool
+	Completion   CompletionKind
 	CheckRunName string // for CompletionCheckRun (and the workflow job name)
 	CheckRunApp  string // app slug of the check run, "" when any app
 }
