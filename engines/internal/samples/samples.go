@@ -1,6 +1,7 @@
-// Package samples reads the real engine comment samples kept outside the
-// repository in ../shared/engines/<engine>/ (relative to the module root) for
-// parser tests. The samples are never copied into the repository.
+// Package samples reads the real engine comment samples kept in the
+// repository's testdata/engines/<engine>/ for parser tests. They are small
+// public PR comments, each file's first line naming its source, so parser
+// tests run in every clone and never skip.
 package samples
 
 import (
@@ -19,8 +20,9 @@ type Sample struct {
 	Text   string
 }
 
-// Dir returns the sample directory of engine. When it is absent the test is
-// skipped, or fails when REVIEW_LOOP_CONTRACT=required.
+// Dir returns the sample directory of engine under testdata/engines at
+// the module root. A missing directory fails the test: the samples are part
+// of the repository.
 func Dir(t testing.TB, engine string) string {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -29,21 +31,17 @@ func Dir(t testing.TB, engine string) string {
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			dir := filepath.Join(d, "..", "shared", "engines", engine)
-			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-				return dir
+			dir := filepath.Join(d, "testdata", "engines", engine)
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				t.Fatalf("real %s samples not found in testdata/engines/%s at the module root", engine, engine)
 			}
-			break
+			return dir
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	msg := "real " + engine + " samples not found in ../shared/engines/" + engine + " beside the module root"
-	if os.Getenv("REVIEW_LOOP_CONTRACT") == "required" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	t.Fatal("module root (go.mod) not found above " + wd)
 	return ""
 }
 
