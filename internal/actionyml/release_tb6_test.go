@@ -51,7 +51,9 @@ func TestRule_TB6_releasePinsChecksumsInTheTaggedSource(t *testing.T) {
 		return strings.Contains(s.Run, "> checksums.txt") && strings.Contains(s.Run, "git commit") && strings.Contains(s.Run, "git tag")
 	})
 	attest := at(func(s Step) bool { return strings.HasPrefix(s.Uses, "actions/attest-build-provenance@") })
-	publish := at(func(s Step) bool { return strings.Contains(s.Run, "gh release create") && strings.Contains(s.Run, "--verify-tag") })
+	publish := at(func(s Step) bool {
+		return strings.Contains(s.Run, "gh release create") && strings.Contains(s.Run, "--verify-tag")
+	})
 	if build < 0 || pin < 0 || attest < 0 || publish < 0 {
 		t.Fatalf("steps: build %d, commit checksums and tag %d, attest %d, publish %d; want all", build, pin, attest, publish)
 	}
