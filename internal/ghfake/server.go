@@ -189,6 +189,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		unauthorized(sw)
 		return
 	}
+	if id.ReadOnly && ((isGQL && entry.Operation == "mutation") || (!isGQL && r.Method != http.MethodGet && r.Method != http.MethodHead)) {
+		writeJSON(sw, http.StatusForbidden, map[string]any{"message": permissionMessage, "documentation_url": "https://docs.github.com/rest"})
+		return
+	}
 	if isGQL {
 		if r.Method != http.MethodPost {
 			writeJSON(sw, http.StatusNotFound, map[string]any{"message": "Not Found"})
