@@ -251,3 +251,16 @@ func runPublishCommand(ctx context.Context, args []string, env Env, logger *slog
 	}
 	return runCycleCommand(ctx, nil, Env{Getenv: getenv, Stdout: env.Stdout, Stderr: env.Stderr, Version: env.Version, Demo: env.Demo}, logger)
 }
+
+// markPrepared creates the artifact directory with a note of the run, so
+// that a run that prepares no PR still leaves an artifact to hand over.
+func markPrepared(cfg Config) error {
+	if err := os.MkdirAll(cfg.ArtifactDir, 0o755); err != nil {
+		return fmt.Errorf("creating the artifact directory: %w", err)
+	}
+	note := fmt.Sprintf("prepared by review-loop for %s, run %d\n", cfg.Repository, cfg.RunID)
+	if err := os.WriteFile(filepath.Join(cfg.ArtifactDir, "prepared.txt"), []byte(note), 0o644); err != nil {
+		return fmt.Errorf("writing the artifact directory: %w", err)
+	}
+	return nil
+}
