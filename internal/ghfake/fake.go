@@ -214,6 +214,8 @@ type Request struct {
 	Operation string
 	Status    int
 	Login     string
+	// ReadOnly marks a request made with a read-only token.
+	ReadOnly bool
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is

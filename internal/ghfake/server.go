@@ -129,7 +129,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id, ok := f.identity(r)
-	entry.Login = id.Login
+	entry.Login, entry.ReadOnly = id.Login, id.ReadOnly
 	defer func() {
 		entry.Status = sw.status
 		f.mu.Lock()
