@@ -78,6 +78,26 @@ func (w *World) workflowRunPayload(name, path, sha, conclusion string) []byte {
 	})
 }
 
+// claudeRunPayload is workflow_run for Claude's job: a push-triggered run
+// names the PR; a comment-triggered one runs on the default branch's head
+// with event issue_comment and an empty pull_requests list (its head
+// matches no open PR).
+func (w *World) claudeRunPayload(j *job, conclusion string) []byte {
+	if !j.byComment {
+		return w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, conclusion)
+	}
+	return mustJSON(map[string]any{
+		"action":   "completed",
+		"workflow": map[string]any{"name": ClaudeWorkflowName, "path": ClaudeWorkflowPath},
+		"workflow_run": map[string]any{
+			"id": j.runID, "name": ClaudeWorkflowName, "path": ClaudeWorkflowPath, "head_sha": j.checkSHA(), "head_branch": w.defaultBranch(),
+			"status": "completed", "conclusion": conclusion, "event": "issue_comment", "pull_requests": []map[string]any{},
+		},
+		"repository": w.repository(),
+		"sender":     w.user(ActionsLogin, true),
+	})
+}
+
 func (w *World) reviewPayload(id int64, login, sha string) []byte {
 	return mustJSON(map[string]any{
 		"action":       "submitted",

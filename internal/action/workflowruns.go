@@ -1,0 +1,49 @@
+package action
+
+import (
+	"context"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// engineTriggers is each engine's last trigger as the state records it,
+// for adapters that must find the run a trigger started (engines.Env).
+func engineTriggers(st state.State) map[string]engines.Trigger {
+	out := make(map[string]engines.Trigger, len(st.EngineStates))
+	for name, es := range st.EngineStates {
+		if es.TriggeredSHA != "" {
+			out[name] = engines.Trigger{SHA: es.TriggeredSHA, At: es.TriggeredAt, CommentID: es.SignalID}
+		}
+	}
+	return out
+}
+
+// readWorkflowRuns reads the workflow runs the selected engines ask for
+// (engines.RunWatcher) into the observation, one request per workflow
+// file, and none when no engine asks: an idle wake does not grow. A
+// failed read leaves the engine without its run (still TRIGGERED) and is
+// logged; the cycle goes on.
+func (c *prCycle) readWorkflowRuns(ctx context.Context) {
+	type key struct{ file, event string }
+	seen := map[key]bool{}
+	for _, e := range c.selected {
+		w, ok := e.(engines.RunWatcher)
+		if !ok {
+			continue
+		}
+		for _, q := range w.WorkflowRunQueries(c.obs, c.env) {
+			k := key{q.File, q.Event}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			runs, err := c.gh.ListWorkflowRuns(ctx, c.owner, c.repo, q.File, q.Event, q.Since)
+			if err != nil {
+				c.gha.Warningf("review-loop: %s: reading the runs of %s: %v", e.Name(), q.File, err)
+				continue
+			}
+			c.obs.WorkflowRuns = append(c.obs.WorkflowRuns, runs...)
+		}
+	}
+}
