@@ -2,8 +2,11 @@ package action
 
 import (
 	"context"
+	"strings"
 
 	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -38,6 +41,12 @@ func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 				continue
 			}
 			seen[k] = true
+			if run, ok := wakeRun(c.wake, q); ok {
+				// The workflow_run that woke us is this trigger's run:
+				// no request.
+				c.obs.WorkflowRuns = append(c.obs.WorkflowRuns, run)
+				continue
+			}
 			runs, err := c.gh.ListWorkflowRuns(ctx, c.owner, c.repo, q.File, q.Event, q.Since)
 			if err != nil {
 				c.gha.Warningf("review-loop: %s: reading the runs of %s: %v", e.Name(), q.File, err)
@@ -46,4 +55,19 @@ func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 			c.obs.WorkflowRuns = append(c.obs.WorkflowRuns, runs...)
 		}
 	}
+}
+
+// wakeRun is the run of the workflow_run event that woke the cycle when
+// it answers q: the same workflow file and event, created since the
+// trigger, and completed (a completed run is the newest news of it; for a
+// run still going the read tells more). Its pull_requests list is empty
+// for comment-triggered runs, so it is matched by path and time.
+func wakeRun(w event.Wake, q engines.RunQuery) (github.WorkflowRun, bool) {
+	r := w.WorkflowRun
+	if w.Event != "workflow_run" || r == nil || r.CreatedAt.IsZero() || !strings.EqualFold(r.Status, "completed") {
+		return github.WorkflowRun{}, false
+	}
+	run := github.WorkflowRun{ID: r.ID, Name: r.Name, Path: r.Path, Event: r.Event, Status: r.Status, Conclusion: r.Conclusion,
+		HeadSHA: r.HeadSHA, HeadBranch: r.HeadBranch, Actor: r.Actor, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, RunStartedAt: r.RunStartedAt}
+	return run, q.Matches(run) && !strings.EqualFold(r.Conclusion, "skipped")
 }

@@ -123,4 +123,42 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 			t.Fatalf("claude %s, want DONE", got)
 		}
 	})
+	// Its workflow_run event names no PR (pull_requests is empty, head_sha
+	// is the default branch's): the wake visits the live loops, and the
+	// loop waiting for this run reads it from the payload, no request.
+	t.Run("the workflow_run of the comment-triggered run wakes the live loop, which reads it from the payload", func(t *testing.T) {
+		saved(trigger)
+		runs := w.fake.WorkflowRuns("octo", "app")
+		r := runs[len(runs)-1]
+		payload := map[string]any{
+			"action":   "completed",
+			"workflow": map[string]any{"name": "Claude Code", "path": ".github/workflows/claude.yml"},
+			"workflow_run": map[string]any{"id": r.ID, "name": "Claude Code", "path": ".github/workflows/claude.yml", "event": "issue_comment",
+				"status": "completed", "conclusion": "success", "head_sha": mainSHA, "head_branch": "main", "pull_requests": []any{},
+				"created_at": r.CreatedAt.Format(time.RFC3339), "updated_at": r.UpdatedAt.Format(time.RFC3339),
+				"run_started_at": r.RunStartedAt.Format(time.RFC3339), "actor": map[string]any{"login": "maintainer", "type": "User"}},
+			"repository": map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
+			"sender":     map[string]any{"login": "github-actions[bot]", "type": "Bot"},
+		}
+		w.fake.ResetRequests()
+		res, err := w.cycle("workflow_run", payload, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.PRs) != 1 || res.PRs[0].PR != 1 {
+			t.Fatalf("PRs %+v, want the live loop of PR #1", res.PRs)
+		}
+		var got loop.ReviewState
+		for _, e := range res.PRs[0].Plan.Engines {
+			if e.Engine == "claude" {
+				got = e.State
+			}
+		}
+		if got != loop.Done {
+			t.Fatalf("claude %s, want DONE", got)
+		}
+		if n := workflowRunReads(w.fake); n != 0 {
+			t.Fatalf("%d workflow-run reads, want 0: the payload is the run", n)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 )
@@ -86,15 +87,22 @@ func (w *World) claudeRunPayload(j *job, conclusion string) []byte {
 	if !j.byComment {
 		return w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, conclusion)
 	}
+	run := map[string]any{
+		"id": j.runID, "name": ClaudeWorkflowName, "path": ClaudeWorkflowPath, "head_sha": j.checkSHA(), "head_branch": w.defaultBranch(),
+		"status": "completed", "conclusion": conclusion, "event": "issue_comment", "pull_requests": []map[string]any{},
+	}
+	for _, r := range w.Fake.WorkflowRuns(w.Owner, w.Repo) {
+		if r.ID == j.runID {
+			run["created_at"], run["updated_at"] = r.CreatedAt.Format(time.RFC3339), r.UpdatedAt.Format(time.RFC3339)
+			run["run_started_at"], run["actor"] = r.RunStartedAt.Format(time.RFC3339), w.user(r.Actor, false)
+		}
+	}
 	return mustJSON(map[string]any{
-		"action":   "completed",
-		"workflow": map[string]any{"name": ClaudeWorkflowName, "path": ClaudeWorkflowPath},
-		"workflow_run": map[string]any{
-			"id": j.runID, "name": ClaudeWorkflowName, "path": ClaudeWorkflowPath, "head_sha": j.checkSHA(), "head_branch": w.defaultBranch(),
-			"status": "completed", "conclusion": conclusion, "event": "issue_comment", "pull_requests": []map[string]any{},
-		},
-		"repository": w.repository(),
-		"sender":     w.user(ActionsLogin, true),
+		"action":       "completed",
+		"workflow":     map[string]any{"name": ClaudeWorkflowName, "path": ClaudeWorkflowPath},
+		"workflow_run": run,
+		"repository":   w.repository(),
+		"sender":       w.user(ActionsLogin, true),
 	})
 }
 
