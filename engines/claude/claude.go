@@ -408,7 +408,7 @@ func missingComment(files []engines.WorkflowFile) string {
 	return ""
 }
 
-// Trigger implements engines.Engine: it posts "@claude review" with the
+// Trigger implements engines.Engine: it posts TriggerBody with the
 // user token; with only GITHUB_TOKEN the comment would start no workflow,
 // so it returns engines.ErrTriggerUnavailable.
 //
