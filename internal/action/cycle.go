@@ -249,6 +249,7 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 // (status, stop, and decisions on a loop that is not running).
 func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.selectEnginesQuiet()
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan

@@ -26,10 +26,11 @@ func engineTriggers(st state.State) map[string]engines.Trigger {
 // (engines.RunWatcher) into the observation, one request per workflow
 // file, and none when no engine asks: an idle wake does not grow. A
 // failed read leaves the engine without its run (still TRIGGERED) and is
-// logged; the cycle goes on.
+// logged; the cycle goes on. Each call reads afresh.
 func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 	type key struct{ file, event string }
 	seen := map[key]bool{}
+	c.obs.WorkflowRuns = c.obs.WorkflowRuns[:0]
 	for _, e := range c.selected {
 		w, ok := e.(engines.RunWatcher)
 		if !ok {
