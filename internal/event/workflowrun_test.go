@@ -50,3 +50,21 @@ func TestRule_S1_commentTriggeredWorkflowRunNamesNoPR(t *testing.T) {
 		t.Fatalf("an unreadable time is zero, not an error: %+v %v", w.WorkflowRun, err)
 	}
 }
+
+// FuzzParseWorkflowRun: no workflow_run payload makes Parse panic, and a
+// carried run agrees with the wake it rides on.
+func FuzzParseWorkflowRun(f *testing.F) {
+	f.Add([]byte(`{"action":"completed","workflow":{"name":"Claude Code","path":".github/workflows/claude.yml"},"workflow_run":{"id":7,"name":"Claude Code","event":"issue_comment","status":"completed","conclusion":"success","head_sha":"abc","head_branch":"main","pull_requests":[],"created_at":"2026-10-01T09:00:00Z","actor":{"login":"m"}},"repository":{"name":"r","owner":{"login":"o"}}}`))
+	f.Add([]byte(`{"action":"completed","workflow_run":{"created_at":17,"pull_requests":[{"number":3}]}}`))
+	f.Add([]byte(`{"action":"completed","workflow_run":null}`))
+	cfg := Config{WatchedWorkflows: []string{"Claude Code", ".github/workflows/claude.yml"}}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		w, err := Parse("workflow_run", b, cfg)
+		if err != nil || w.WorkflowRun == nil {
+			return
+		}
+		if w.WorkflowRun.HeadSHA != w.HeadSHA || (w.RunNamesNoPR() && len(w.PRs) != 0) {
+			t.Fatalf("run %+v disagrees with wake %+v", w.WorkflowRun, w)
+		}
+	})
+}
