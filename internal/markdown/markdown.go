@@ -45,8 +45,8 @@ func normalize(body string) []byte {
 
 // LineStarts returns, in order, the rendered lines of the body's top-level
 // paragraphs that start with running text: each is the source text from
-// that text to the end of its line, cut before any inline HTML on the
-// line. A line that starts inside a code span, a link, emphasis or inline
+// that text to the end of its line, cut before an inline HTML comment on
+// the line. A line that starts inside a code span, a link, emphasis or inline
 // HTML is not returned, nor is any line of a block quote, list, heading,
 // table, code block or HTML block.
 func LineStarts(body string) []string {
@@ -70,18 +70,20 @@ func LineStarts(body string) []string {
 }
 
 // lineFrom returns src from start to the end of its line, cut before the
-// first inline HTML node (a comment GitHub hides) that follows first on
-// the same line.
+// first inline HTML comment (which GitHub hides) that follows first on the
+// same line; visible inline HTML such as <b> is kept.
 func lineFrom(src []byte, start int, first ast.Node) string {
 	end := len(src)
 	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
 		end = start + i
 	}
 	for c := first.NextSibling(); c != nil; c = c.NextSibling() {
-		if h, ok := c.(*ast.RawHTML); ok && h.Segments.Len() > 0 {
-			if s := h.Segments.At(0).Start; s < end {
-				end = s
-			}
+		h, ok := c.(*ast.RawHTML)
+		if !ok || h.Segments.Len() == 0 {
+			continue
+		}
+		if s := h.Segments.At(0).Start; s < end && bytes.HasPrefix(src[s:], []byte("<!--")) {
+			end = s
 			break
 		}
 	}

@@ -47,7 +47,9 @@ func TestRule_TB4_LineStarts(t *testing.T) {
 		want []string
 	}{
 		{"each line of a paragraph", "a b\nc `d`\n\ne", []string{"a b", "c `d`", "e"}},
-		{"a line cut before inline html", "x <!-- y -->z", []string{"x "}},
+		{"a line cut before an inline html comment", "x <!-- y -->z", []string{"x "}},
+		{"visible inline html is kept", "x <b>y</b> <!-- z", []string{"x <b>y</b> <!-- z"}},
+		{"a later comment on the line cuts it", "x <b>y</b> <!-- z -->", []string{"x <b>y</b> "}},
 		{"a line starting in a code span is not returned", "`a\nb` c\nd", []string{"d"}},
 		{"a line after a hard break", "a\\\nb", []string{"a\\", "b"}},
 		{"quotes, lists, headings and code are not paragraphs", "> a\n\n- b\n\n# c\n\n    d\n\n```\ne\n```\n<!--\nf\n-->", nil},
