@@ -196,7 +196,7 @@ func TestObserve_resolvedThreadsAndOtherAuthorsAreNotFindings(t *testing.T) {
 func TestObserve_restLoginAlsoMatches(t *testing.T) {
 	o := obsAt("sha1")
 	th := finding(100, 10, "sha1", 5)
-	th.Comments[0].Author = github.Actor{Login: "cursor[bot]"}
+	th.Comments[0].Author = github.Actor{Login: "cursor[bot]", IsBot: true}
 	o.Threads = []github.Thread{th}
 	if v := New().Observe(o, engines.Env{}); len(v.Findings) != 1 {
 		t.Fatal("cursor[bot] not matched")

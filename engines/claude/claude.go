@@ -210,7 +210,7 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	if isManaged(cr) {
 		text := strings.TrimSpace(strings.Join([]string{cr.Title, cr.Summary, cr.Text}, "\n"))
 		if text != "" {
-			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.DatabaseID, SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
+			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.SignalID(), SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
 		}
 		if sev, ok := ParseSeverityLine(cr.Text); ok && sev.Total() > 0 && countInline(obs, c.author, since) == 0 {
 			managedMismatch = true

@@ -93,7 +93,7 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 	case requested || checkRunning:
 		v.Signal = loop.SignalRunning
 		if checkRunning {
-			v.SignalStartedAt, v.SignalID = cr.StartedAt, cr.DatabaseID
+			v.SignalStartedAt, v.SignalID = cr.StartedAt, cr.SignalID()
 		}
 	case head != nil:
 		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
@@ -106,7 +106,7 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 			v.MaterialNote = ov.Note
 		}
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
-		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.DatabaseID
+		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
 		v.Material = loop.MaterialErrored
 		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", CheckRunName, strings.ToLower(cr.Conclusion))
 	}
