@@ -5,6 +5,7 @@
 package ghfake
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,10 @@ type Options struct {
 	// Dir holds the bare repositories; default a new temporary directory
 	// removed by Close.
 	Dir string
+	// FirstID is where the fake's object ids start (reviews, comments,
+	// check runs...); default 2233029557, like GitHub's today: above 2^31,
+	// so every check run answers GraphQL databaseId null.
+	FirstID int64
 }
 
 // Identity is who a token authenticates as.
@@ -261,7 +266,7 @@ func newFake(opts Options) *Fake {
 	f := &Fake{
 		opts:    opts,
 		schema:  &schemaHolder{path: opts.SchemaPath},
-		nextID:  2233029557,
+		nextID:  cmp.Or(opts.FirstID, 2233029557),
 		users:   map[string]*user{},
 		tokens:  map[string]Identity{},
 		repos:   map[string]*repo{},
