@@ -107,3 +107,17 @@ func TestCheckSignal_aCheckRunWithANullDatabaseIDStillHasASignalID(t *testing.T)
 		t.Error("a cancelled check run with a null database id is not an engine error")
 	}
 }
+
+// An engine posting through another bot identity (Claude through a
+// workflow's github_token) matches that bot by its own terms, not by the
+// engine's id.
+func TestRule_IN7_AnotherIdentityIsMatchedOnItsOwnTerms(t *testing.T) {
+	t.Parallel()
+	a := engines.Author{Logins: []string{"claude"}, ID: 209825114, Others: []engines.Author{{Logins: []string{"github-actions"}}}}
+	if !a.Match(github.Actor{Login: "github-actions", DatabaseID: 41898282, IsBot: true}) {
+		t.Error("the extra bot identity is not matched")
+	}
+	if a.Match(github.Actor{Login: "github-actions", DatabaseID: 41898282}) {
+		t.Error("a user account named like the extra identity is matched")
+	}
+}

@@ -29,6 +29,9 @@ type Author struct {
 	// that posts through a user account opts in explicitly); the id, when
 	// known on both sides, must still match.
 	AllowUsers bool
+	// Others are further identities the engine posts as, each matched on
+	// its own terms (Claude posting through a workflow's github_token).
+	Others []Author
 }
 
 // NormLogin lower-cases a login and drops a "[bot]" suffix.
@@ -37,8 +40,13 @@ func NormLogin(login string) string {
 	return strings.TrimSuffix(l, "[bot]")
 }
 
-// Match reports whether the actor is this author (IN7).
+// Match reports whether the actor is this author, or one of its Others (IN7).
 func (a Author) Match(actor github.Actor) bool {
+	for _, o := range a.Others {
+		if o.Match(actor) {
+			return true
+		}
+	}
 	if !actor.IsBot && !a.AllowUsers {
 		return false
 	}

@@ -73,7 +73,13 @@ func New(opts Options) *Claude {
 	if job == "" {
 		job = DefaultJobName
 	}
-	return &Claude{jobName: job, author: engines.Author{Logins: append([]string{"claude"}, opts.Logins...), ID: BotID}}
+	a := engines.Author{Logins: []string{"claude"}, ID: BotID}
+	if len(opts.Logins) > 0 {
+		// Another identity has its own id, unknown here: matched by login
+		// (and bot type, IN7), never by Claude's id.
+		a.Others = []engines.Author{{Logins: opts.Logins}}
+	}
+	return &Claude{jobName: job, author: a}
 }
 
 // Name implements engines.Engine.
