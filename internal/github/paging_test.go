@@ -126,3 +126,33 @@ func TestObserve_CheckRunIDAboveTwoToThe31IsNullAndTheNodeIDIsUsed(t *testing.T)
 	}
 	assertContract(t, e.rec)
 }
+
+// IN7: a user account whose login is a bot's (Copilot, cursor) answers
+// __typename User with its own id; the bot answers Bot with the bot's id.
+func TestObserve_AUserNamedLikeAnEngineBotIsAUser(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	e.f.AddUser("user:Copilot", 90001, false)
+	e.f.AddUser("user:cursor", 90002, false)
+	for _, login := range []string{"Copilot", "user:Copilot", "cursor", "user:cursor"} {
+		rid, err := e.f.AddReview("o", "r", e.pr, ghfake.ReviewOptions{Author: login, Body: login})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.f.AddReviewComment("o", "r", e.pr, ghfake.CommentOptions{Author: login, Body: "```suggestion\nx\n```", Path: "a.go", Line: 1, ReviewID: rid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o, err := e.c.Observe(context.Background(), "o", "r", e.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []github.Actor{{Login: "Copilot", DatabaseID: 175728472, IsBot: true}, {Login: "Copilot", DatabaseID: 90001},
+		{Login: "cursor", DatabaseID: 206951365, IsBot: true}, {Login: "cursor", DatabaseID: 90002}}
+	for i, r := range o.Reviews {
+		if r.Author != want[i] || o.Threads[i].Comments[0].Author != want[i] {
+			t.Errorf("review %d by %+v, comment by %+v; want %+v", i, r.Author, o.Threads[i].Comments[0].Author, want[i])
+		}
+	}
+	assertContract(t, e.rec)
+}
