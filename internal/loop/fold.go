@@ -62,6 +62,18 @@ func RecordTriggers(st state.State, results []TriggerResult, now time.Time) stat
 	s := st.Clone()
 	for _, r := range results {
 		es := *engineState(&s, r.Engine)
+		if r.Quota != nil {
+			// T8: the engine refused for a quota; it cools down and is
+			// asked again afterwards. Not an engine error, not a trigger.
+			until := QuotaUntil(*r.Quota)
+			if until.After(es.QuotaUntil) {
+				es.QuotaUntil, es.QuotaNote = until, oneLine(r.Quota.Text)
+			}
+			s.EngineStates[r.Engine] = es
+			s.Events = append(s.Events, state.Event{Time: now, Iteration: s.Iteration, Engine: r.Engine, SHA: r.SHA,
+				Name: state.EventRetriggerFailed, Reason: "quota", Detail: "cooling down until " + until.UTC().Format(time.RFC3339) + ": " + es.QuotaNote})
+			continue
+		}
 		es.TriggeredSHA, es.TriggeredAt = r.SHA, now
 		es.WaitSHA, es.WaitSince = r.SHA, now
 		es.Review = state.ReviewTriggered
