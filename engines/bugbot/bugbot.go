@@ -133,8 +133,26 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 	v.VerdictSetProven = obs.Complete
 	v.MaterialNote = joinNote(v.MaterialNote, countNote(obs, reviews, v.Findings))
 	if c := ParseCheck(cr.Title, cr.Summary, cr.Text); c.Known {
-		v.Stated = &loop.StatedCount{N: c.Total, Source: fmt.Sprintf("check run %q: %s", CheckRunName, c.Source)}
+		n, src := c.Total, fmt.Sprintf("check run %q: %s", CheckRunName, c.Source)
+		// The output was written with the head review: a thread of that
+		// review resolved since (a won't-fix reply, E6) was counted in it.
+		if k := resolvedSince(obs, head.DatabaseID); k > 0 {
+			n = max(0, n-k)
+			src += fmt.Sprintf(" (less %d thread(s) of that review resolved since)", k)
+		}
+		v.Stated = &loop.StatedCount{N: n, Source: src}
 	}
+}
+
+// resolvedSince counts Bugbot's resolved threads posted with review id.
+func resolvedSince(obs *github.Observation, review int64) int {
+	n := 0
+	for _, t := range obs.Threads {
+		if t.IsResolved && len(t.Comments) > 0 && t.Comments[0].ReviewDatabaseID == review && Author.Match(t.Comments[0].Author) {
+			n++
+		}
+	}
+	return n
 }
 
 // usageLimit is Bugbot's usage-limit stop on the head: its issue comment

@@ -133,3 +133,21 @@ func TestParseUsageLimit_freeTierNoticesAreNoQuota(t *testing.T) {
 		t.Error("the real usage-limit notice was not read")
 	}
 }
+
+// The check output is written with the head review; a thread of that
+// review resolved since (the loop's won't-fix reply) was counted in it.
+func TestObserve_S6_threadsOfTheHeadReviewResolvedSinceAreNotOwed(t *testing.T) {
+	o := obsAt("sha1")
+	cr := check("COMPLETED", "NEUTRAL")
+	cr.Summary = "Final Result: Bugbot completed review and found 2 potential issues."
+	cr.Text = "There are 2 total unresolved issues (including 0 from previous review)."
+	o.CheckRuns = []github.CheckRun{cr}
+	o.Reviews = []github.Review{{DatabaseID: 10, Author: cursor(), CommitSHA: "sha1", Body: "Cursor Bugbot has reviewed your changes and found 2 potential issues.", SubmittedAt: t0}}
+	open, resolved := finding(100, 10, "sha1", 5), finding(101, 10, "sha1", 9)
+	resolved.NodeID, resolved.IsResolved = "T2", true
+	o.Threads = []github.Thread{open, resolved}
+	v := New().Observe(o, engines.Env{})
+	if v.Stated == nil || v.Stated.N != 1 || !strings.Contains(v.Stated.Source, "resolved since") {
+		t.Fatalf("stated %+v", v.Stated)
+	}
+}

@@ -123,6 +123,9 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 // exactly "copilot-pull-request-reviewer[bot]".
 func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
 	err := gh.RequestCopilotReview(ctx, pr.Owner, pr.Repo, pr.Number)
+	if q := QuotaRefusal(err); q != nil {
+		return 0, q
+	}
 	switch s := status(err); {
 	case err == nil || s == http.StatusConflict:
 		return 0, nil
@@ -135,6 +138,30 @@ func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef
 	default:
 		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: err}
 	}
+}
+
+var quotaRE = regexp.MustCompile(`(?i)quota|rate[ -]?limit|usage limit|premium request|allowance|too many requests|exceeded`)
+
+// QuotaRefusal reads a refused Copilot review request as a quota stop
+// (T8): 429, or 422/403 whose message names a quota or rate limit. The
+// exact wording GitHub uses is unconfirmed (ENGINES.md), so any 429 counts
+// and the 422 fallback to requested_reviewers is kept for other reasons.
+func QuotaRefusal(err error) *engines.QuotaError {
+	var e *github.APIError
+	if !errors.As(err, &e) {
+		return nil
+	}
+	switch {
+	case e.Status == http.StatusTooManyRequests:
+	case (e.Status == http.StatusUnprocessableEntity || e.Status == http.StatusForbidden) && quotaRE.MatchString(e.Message):
+	default:
+		return nil
+	}
+	text := e.Message
+	if text == "" {
+		text = http.StatusText(e.Status)
+	}
+	return &engines.QuotaError{Engine: Name, Wait: e.RetryAfter, Text: fmt.Sprintf("review request refused (%d): %s", e.Status, text)}
 }
 
 func status(err error) int {

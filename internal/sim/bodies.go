@@ -156,7 +156,7 @@ func bugbotCheckOutput(n, previous int) (summary, text string) {
 		summary += fmt.Sprintf(" %d previously reported %s remain unresolved.", previous, plural(previous, "issue", "issues"))
 	}
 	if total := n + previous; total > 0 {
-		text = fmt.Sprintf("There are %d total unresolved %s (including %d from previous review).", total, plural(total, "issue", "issues"), previous)
+		text = fmt.Sprintf("There %s %d total unresolved %s (including %d from previous review).", plural(total, "is", "are"), total, plural(total, "issue", "issues"), previous)
 	}
 	return summary, text
 }

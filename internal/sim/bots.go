@@ -366,26 +366,40 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		b.postedLine = map[string]int{}
 	}
 	var post []Finding
+	fresh, previous := 0, 0
 	for _, f := range fs {
 		_, line := b.locate(f, j.sha)
-		if last, ok := b.postedLine[f.ID]; !ok || last != line || r.Repost {
-			post = append(post, f)
+		last, seen := b.postedLine[f.ID]
+		switch {
+		case f.Unposted:
+			if !seen {
+				fresh++
+			} else {
+				previous++
+			}
 			b.postedLine[f.ID] = line
+		case !seen || last != line || r.Repost:
+			post = append(post, f)
+			fresh++
+			b.postedLine[f.ID] = line
+		case b.threadOpen(f):
+			// Still present, not re-posted: its old thread stays open and
+			// counts as "previously reported ... remain unresolved".
+			previous++
 		}
 	}
-	previous := len(fs) - len(post)
-	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(len(post), j.sha), func(f Finding) string {
+	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(fresh, j.sha), func(f Finding) string {
 		start, line := b.locate(f, j.sha)
 		return bugbotComment(f, start, line, j.sha)
 	})
 	conclusion := "SUCCESS"
-	if len(fs) > 0 || b.unresolvedThreads() > 0 {
+	if fresh+previous > 0 || b.unresolvedThreads() > 0 {
 		conclusion = "NEUTRAL"
 	}
 	if r.Conclusion != "" {
 		conclusion = r.Conclusion
 	}
-	summary, text := bugbotCheckOutput(len(post), previous)
+	summary, text := bugbotCheckOutput(fresh, previous)
 	b.setCheckOutput(j, "COMPLETED", conclusion, "Bugbot Review", summary, text)
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
 }
@@ -407,6 +421,22 @@ func (b *bot) bugbotNoReview(j *job, r Round) {
 	}
 	b.setCheckOutput(j, "COMPLETED", "NEUTRAL", title, summary, "")
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "NEUTRAL"))
+}
+
+// threadOpen reports whether the newest thread posted for f is unresolved.
+func (b *bot) threadOpen(f Finding) bool {
+	b.w.mu.Lock()
+	ref, ok := b.w.posted[f.ID]
+	b.w.mu.Unlock()
+	if !ok {
+		return false
+	}
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if len(t.Comments) > 0 && t.Comments[0].ID == ref.commentID {
+			return !t.Resolved
+		}
+	}
+	return false
 }
 
 // unresolvedThreads counts Bugbot's unresolved review threads on the PR.

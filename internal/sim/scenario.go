@@ -156,6 +156,10 @@ type Finding struct {
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
 	Once bool `yaml:"once"`
+	// Unposted: Bugbot counts the finding in its check output but its
+	// inline comment never appears as a thread (its check funnel can
+	// report more than it posts, testdata/engines/bugbot/08 A).
+	Unposted bool `yaml:"unposted"`
 }
 
 // ScriptedEvent is something that happens outside the engines after a
