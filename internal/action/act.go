@@ -404,7 +404,7 @@ func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
 
 // retrigger asks every engine to review the pushed commit (T7).
 func (c *prCycle) retrigger(ctx context.Context, sha string) {
-	reqs := loop.RetriggerAfterPush(c.st, c.views, sha, c.loopCfg)
+	reqs := loop.RetriggerAfterPushAt(c.st, c.views, sha, c.loopCfg, c.Now())
 	c.triggerAll(ctx, reqs)
 }
 

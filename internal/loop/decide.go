@@ -232,6 +232,9 @@ func (d *decider) evaluate(record bool) {
 				es.FirstReviewSeen = true
 			}
 			d.recordQuota(&es, v)
+			if !es.QuotaUntil.IsZero() && reviewedSinceQuota(v) {
+				es.QuotaUntil, es.QuotaNote = time.Time{}, ""
+			}
 			if e.rs == Done && (v.Material == MaterialErrored || v.Material == MaterialUnproven) && !(es.Mark == state.MarkErrored && es.MarkSHA == d.head) {
 				es.ConsecutiveErrors++
 				es.LastErrorSignalID = v.SignalID
@@ -387,7 +390,7 @@ func quotaSuperseded(es state.EngineState, q *QuotaNotice) bool {
 // trigger superseded the notice, the engine is awaited (TRIGGERED) until
 // its new run shows.
 func (d *decider) quotaState(es state.EngineState, v EngineView, rs ReviewState) (ReviewState, bool) {
-	if d.obs.Now.Before(es.QuotaUntil) {
+	if d.obs.Now.Before(es.QuotaUntil) && !reviewedSinceQuota(v) {
 		return rs, true
 	}
 	if v.Quota == nil || rs != Done {
@@ -397,6 +400,13 @@ func (d *decider) quotaState(es state.EngineState, v EngineView, rs ReviewState)
 		return Triggered, false
 	}
 	return NotTriggered, false
+}
+
+// reviewedSinceQuota: the engine proved a review of the head (DONE with
+// readable material, no quota notice in force), so it ran again and its
+// cooldown is over early.
+func reviewedSinceQuota(v EngineView) bool {
+	return v.Signal == SignalDone && v.Material == MaterialOK && v.Quota == nil
 }
 
 // quotaNote is what the status comment says of an engine in cooldown.

@@ -317,3 +317,30 @@ func TestRule_S3_OneImplementationForDecideAndStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestRule_T8_NoRetriggerAfterAPushDuringTheCooldown(t *testing.T) {
+	st := active(sha1, "bugbot", "copilot")
+	es := st.EngineStates["bugbot"]
+	es.QuotaUntil, es.QuotaNote = t0.Add(time.Hour), "usage limit reached"
+	st.EngineStates["bugbot"] = es
+	views := []EngineView{none("bugbot"), none("copilot")}
+	reqs := RetriggerAfterPushAt(st, views, sha2, DefaultConfig(), t0.Add(10*time.Minute))
+	if len(reqs) != 1 || reqs[0].Engine != "copilot" {
+		t.Fatalf("during the cooldown: %+v, want only copilot", reqs)
+	}
+	if reqs := RetriggerAfterPushAt(st, views, sha2, DefaultConfig(), t0.Add(time.Hour)); len(reqs) != 2 {
+		t.Fatalf("after the cooldown: %+v, want both", reqs)
+	}
+}
+
+func TestRule_T8_AReviewOfTheHeadEndsTheCooldown(t *testing.T) {
+	st := active(sha1, "copilot")
+	es := st.EngineStates["copilot"]
+	es.QuotaUntil, es.QuotaNote = t0.Add(time.Hour), "429"
+	st.EngineStates["copilot"] = es
+	p, next := Decide(st, obs(sha1, 10*time.Minute, done("copilot", sha1, 30)), DefaultConfig())
+	wantAction(t, p, ActionHandBack, EndClean)
+	if !next.EngineStates["copilot"].QuotaUntil.IsZero() {
+		t.Fatalf("cooldown kept after a review of the head: %+v", next.EngineStates["copilot"])
+	}
+}
