@@ -124,6 +124,9 @@ func TestObserve_signalTransitionsFromNoneToRunningToDone(t *testing.T) {
 		t.Fatalf("in progress: %+v", v)
 	}
 	o.CheckRuns = []github.CheckRun{check("COMPLETED", "SUCCESS")}
+	// Only a Bugbot review of the head proves the completed run reviewed
+	// it (S7; TestObserve_S7_* covers the check without one).
+	o.Reviews = []github.Review{{DatabaseID: 10, Author: cursor(), CommitSHA: "sha1", Body: "✅ Bugbot reviewed your changes and found no new issues!", SubmittedAt: t0}}
 	v := b.Observe(o, engines.Env{})
 	if v.Signal != loop.SignalDone || v.Material != loop.MaterialOK || !v.VerdictSetProven {
 		t.Fatalf("completed: %+v", v)

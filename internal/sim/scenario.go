@@ -125,6 +125,18 @@ type Round struct {
 	// Ignore makes the engine ignore the trigger of this round entirely
 	// (no check run, no review): a missed trigger.
 	Ignore bool `yaml:"ignore"`
+	// Repost makes Bugbot re-post every still-present finding in a new
+	// thread (same BUGBOT_BUG_ID), as it does when a finding's line moved;
+	// without it Bugbot is incremental and re-posts only moved findings.
+	Repost bool `yaml:"repost"`
+	// Quota stops Bugbot on its usage limit: the issue comment "Bugbot
+	// couldn't run - usage limit reached", a neutral "Error" check, no
+	// review. For Copilot, the review request is refused with 429.
+	Quota bool `yaml:"quota"`
+	// Unproven ends Bugbot's run without a review of the head: "cancelled"
+	// (neutral, cancelled by a newer commit) or "skipped" (a very large PR
+	// skipped with a comment).
+	Unproven string `yaml:"unproven"`
 }
 
 // Finding is one scripted finding.
@@ -150,6 +162,10 @@ type Finding struct {
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
 	Once bool `yaml:"once"`
+	// Unposted: Bugbot counts the finding in its check output but its
+	// inline comment never appears as a thread (its check funnel can
+	// report more than it posts, testdata/engines/bugbot/08 A).
+	Unposted bool `yaml:"unposted"`
 }
 
 // ScriptedEvent is something that happens outside the engines after a
