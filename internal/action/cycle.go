@@ -207,34 +207,43 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 		if c.st.Status == "" {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandResolveStale:
 		c.selectEnginesQuiet()
 		c.observeEngines()
 		c.resolveStale(ctx)
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
-		c.react(ctx, "confused")
+		c.refuse(ctx, cmd.Message)
+		c.finishUnchanged()
 		return true, nil
 	}
 	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
+	if cmd.Kind == event.CommandApprove {
+		lc.Known = c.knownFindings()
+	}
 	st, err := loop.ApplyCommand(c.st, lc)
 	if err != nil {
 		c.gha.Warningf("review-loop: %v", err)
-		c.react(ctx, "confused")
+		c.refuse(ctx, err.Error())
+		c.finishUnchanged()
 		return true, nil
 	}
 	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
 		if err != nil {
 			c.gha.Warningf("review-loop: start: %v", err)
-			c.react(ctx, "confused")
+			c.refuse(ctx, "start: "+err.Error())
+			c.finishUnchanged()
 			return true, nil
 		}
 		st.Engines = names
 	}
 	c.st = st
+	c.acknowledge(ctx)
 	switch cmd.Kind {
 	case event.CommandStop, event.CommandApprove, event.CommandSkip:
 		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {

@@ -271,8 +271,9 @@ func TestE2E_EachEventKind(t *testing.T) {
 	if r = e.run("issue_comment", comment("maintainer", "COLLABORATOR", "@review-loop status", cid), nil); r.code != 0 {
 		t.Fatalf("status exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if len(e.fake.Reactions()) != before+1 {
-		t.Errorf("the command was not acknowledged with a reaction")
+	// 👀 when it is read, 👍 when it is carried out.
+	if got := e.fake.Reactions()[before:]; len(got) != 2 || got[0].Content != "eyes" || got[1].Content != "+1" {
+		t.Errorf("the command was not acknowledged with 👀 then 👍: %+v", got)
 	}
 
 	// ... and from a stranger: nothing changes.

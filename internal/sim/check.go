@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // Outcome is what a scenario runner observed at the end of a run.
@@ -89,6 +91,25 @@ func (w *World) Check(o Outcome) []string {
 	for _, s := range x.ReportExcludes {
 		if strings.Contains(report, s) {
 			add("report contains %q", s)
+		}
+	}
+	for _, want := range x.CommentsContain {
+		if !slices.ContainsFunc(snap.Comments, func(c ghfake.IssueComment) bool {
+			return strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) &&
+				!strings.Contains(c.Body, "<!-- review-loop") && strings.Contains(c.Body, want)
+		}) {
+			add("no comment by the action contains %q", want)
+		}
+	}
+	if x.Reactions != nil {
+		var got []string
+		for _, r := range w.Fake.Reactions() {
+			if strings.EqualFold(strings.TrimSuffix(r.By, "[bot]"), ActionsLogin) {
+				got = append(got, r.Content)
+			}
+		}
+		if !slices.Equal(got, x.Reactions) {
+			add("reactions %v, want %v", got, x.Reactions)
 		}
 	}
 	if x.NoDuplicateComments {

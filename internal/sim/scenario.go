@@ -160,7 +160,8 @@ type ScriptedEvent struct {
 
 // CommentEvent is a PR conversation comment by someone. The body may name
 // a finding as {finding:<id>}, replaced by the loop's finding id of the
-// newest thread posted for it.
+// newest thread posted for it, or as {comment:<id>}, replaced by that
+// thread's comment id (the id the status comment lists under "findings").
 type CommentEvent struct {
 	Author      string `yaml:"author"`
 	Association string `yaml:"association"`
@@ -199,6 +200,13 @@ type Expect struct {
 	MinTriggers    map[string]int `yaml:"min_triggers"`
 	ReportContains []string       `yaml:"report_contains"`
 	ReportExcludes []string       `yaml:"report_excludes"`
+	// CommentsContain are texts some PR conversation comment by the
+	// action, other than its status comment, must contain (command
+	// replies).
+	CommentsContain []string `yaml:"comments_contain"`
+	// Reactions are the reactions the action left on maintainers'
+	// command comments, in order (eyes, +1, confused).
+	Reactions []string `yaml:"reactions"`
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
@@ -412,7 +420,7 @@ func (sc Scenario) Validate() error {
 			if !slices.Contains(knownAssoc, ev.Comment.Association) {
 				bad("%s.comment.association: %q is not one of %v", where, ev.Comment.Association, knownAssoc[1:])
 			}
-			for _, m := range findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1) {
+			for _, m := range append(findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1), commentRefRE.FindAllStringSubmatch(ev.Comment.Body, -1)...) {
 				if _, ok := seen[m[1]]; !ok {
 					bad("%s.comment.body: {finding:%s} names no scripted finding", where, m[1])
 				}
@@ -527,7 +535,10 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	return errs
 }
 
-var findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+var (
+	findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+	commentRefRE = regexp.MustCompile(`\{comment:([a-z0-9][a-z0-9-]*)\}`)
+)
 
 // allFiles is every path the scenario writes.
 func (sc Scenario) allFiles() map[string]bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -455,6 +456,15 @@ func (w *World) comment(c CommentEvent) error {
 		id := findingRefRE.FindStringSubmatch(m)[1]
 		if f := w.FindingID(id); f != "" {
 			return f
+		}
+		return m
+	})
+	body = commentRefRE.ReplaceAllStringFunc(body, func(m string) string {
+		id := commentRefRE.FindStringSubmatch(m)[1]
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if p, ok := w.posted[id]; ok {
+			return strconv.FormatInt(p.commentID, 10)
 		}
 		return m
 	})

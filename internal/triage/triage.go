@@ -34,7 +34,10 @@ const (
 	OutcomeSkipped         Outcome = "skipped"
 	OutcomeOutdated        Outcome = "outdated"
 	OutcomeDisagreed       Outcome = "disagreed"
-	OutcomeApprovedPending Outcome = "approved-pending"
+	// OutcomeApprovedPending is a Tier 2 row awaiting a maintainer's
+	// approval; it is the loop's awaiting-approval outcome, so the next
+	// cycle re-queues the row once it is approved (TR2, E1).
+	OutcomeApprovedPending Outcome = loop.OutcomeAwaitingApproval
 )
 
 // CopilotVerdict is the Copilot-only classification of a comment (TR6).
