@@ -163,6 +163,10 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
 		sha, err := c.commitAndPush(ctx, cyc, byID)
+		if why, ok := refusal(err); ok {
+			c.refused(why)
+			return nil
+		}
 		if err != nil {
 			return err
 		}

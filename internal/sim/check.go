@@ -19,6 +19,13 @@ type Outcome struct {
 	Report string
 	// Steps is how many cycles ran.
 	Steps int
+	// Errors are the errors cycles ended with.
+	Errors []string
+	// Log is every cycle's workflow-command output, in order.
+	Log string
+	// Outputs and Summary are what the last cycle set and wrote (H9).
+	Outputs map[string]string
+	Summary string
 }
 
 // Check compares an observed outcome and the fake's final state with the
@@ -110,6 +117,31 @@ func (w *World) Check(o Outcome) []string {
 		}
 		if !slices.Equal(got, x.Reactions) {
 			add("reactions %v, want %v", got, x.Reactions)
+		}
+	}
+	if x.Cycles != nil && o.Steps != *x.Cycles {
+		add("%d cycles, want %d", o.Steps, *x.Cycles)
+	}
+	if x.NoErrors && len(o.Errors) > 0 {
+		add("cycles ended in errors: %s", strings.Join(o.Errors, "; "))
+	}
+	for _, a := range x.Annotations {
+		if !strings.Contains(o.Log, a) {
+			add("no annotation contains %q", a)
+		}
+	}
+	for _, k := range sortedKeys(x.Outputs) {
+		got, ok := o.Outputs[k]
+		switch want := x.Outputs[k]; {
+		case !ok || got == "":
+			add("output %s not set, want %q", k, want)
+		case want != "*" && got != want:
+			add("output %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, s := range x.Summary {
+		if !strings.Contains(o.Summary, s) {
+			add("job summary lacks %q", s)
 		}
 	}
 	if x.NoDuplicateComments {

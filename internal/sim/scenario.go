@@ -64,6 +64,9 @@ type PR struct {
 	Draft  bool              `yaml:"draft"`
 	Fork   bool              `yaml:"fork"`
 	Files  map[string]string `yaml:"files"`
+	// Protected protects the head branch once the PR is open: the branch
+	// API says so and pushes to it are refused, as GitHub does.
+	Protected bool `yaml:"protected"`
 }
 
 // TokenOptions say which tokens the action is given besides GITHUB_TOKEN.
@@ -207,6 +210,18 @@ type Expect struct {
 	// Reactions are the reactions the action left on maintainers'
 	// command comments, in order (eyes, +1, confused).
 	Reactions []string `yaml:"reactions"`
+	// Cycles is the exact number of cycles the run takes.
+	Cycles *int `yaml:"cycles"`
+	// NoErrors: no cycle ended in an error (the binary would exit 0).
+	NoErrors bool `yaml:"no_errors"`
+	// Annotations are texts the job log's workflow commands (::warning::,
+	// ::notice::, ::error::) must contain, over all cycles.
+	Annotations []string `yaml:"annotations"`
+	// Outputs are the action outputs the last cycle set, by name; "*"
+	// means set to anything but empty (H9).
+	Outputs map[string]string `yaml:"outputs"`
+	// Summary are texts the last cycle's job summary must contain.
+	Summary []string `yaml:"summary"`
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end

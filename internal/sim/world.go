@@ -191,6 +191,11 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	w.Number = n
 	w.outside = 1
+	if sc.PR.Protected {
+		if err := fake.SetProtected(r.Owner, r.Name, sc.PR.Branch, true); err != nil {
+			return nil, err
+		}
+	}
 	snap := fake.PR(r.Owner, r.Name, n)
 	w.head, w.draft = snap.HeadSHA, snap.Draft
 
