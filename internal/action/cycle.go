@@ -38,6 +38,8 @@ type prCycle struct {
 	plan     loop.Plan
 	notices  []string
 	res      PRResult
+	// finished is set once the outputs and job summary are written (H9).
+	finished bool
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -57,6 +59,9 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
+	}
+	if err != nil && !errors.Is(err, ErrCrashed) && !c.finished {
+		c.finishError(err)
 	}
 	return c.res, err
 }
@@ -96,12 +101,13 @@ func (c *prCycle) run(ctx context.Context) error {
 	c.logPlan()
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
-		c.res.State, c.res.Outputs = c.st, c.outputs()
+		c.dryRun()
 		return nil
 	}
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
-		c.res.State, c.res.Outputs = before, c.outputs()
+		c.st = before
+		c.finish() // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -153,7 +159,7 @@ func (c *prCycle) acts() bool {
 func (c *prCycle) observe(ctx context.Context) error {
 	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
 	if err != nil {
-		return fmt.Errorf("observing PR #%d: %w", c.number, err)
+		return err // the client names the PR and the operation
 	}
 	c.obs = obs
 	return nil

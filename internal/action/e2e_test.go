@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +54,8 @@ type e2e struct {
 	fake      *ghfake.Fake
 	workspace string
 	head      string
+	// unset names environment variables the next runs leave out.
+	unset []string
 }
 
 func newE2E(t testing.TB) *e2e {
@@ -125,6 +128,9 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+strings.ToUpper(k)+"="+v)
 	}
+	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool {
+		return slices.ContainsFunc(e.unset, func(k string) bool { return strings.HasPrefix(kv, k+"=") })
+	})
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	began := time.Now()

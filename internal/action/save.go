@@ -104,6 +104,7 @@ func (c *prCycle) outputs() map[string]string {
 
 // finish sets the outputs and writes the job summary and JSON report.
 func (c *prCycle) finish() {
+	c.finished = true
 	in := c.reportInput()
 	c.res.State = c.st
 	out := report.Outputs(in)

@@ -257,12 +257,14 @@ var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
 var (
 	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING"}
-	knownEnds     = []string{"clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
-	knownSev      = []string{"", "critical", "high", "medium", "low"}
-	knownTraps    = []string{"", "silent", "noop", "skip"}
-	knownAssoc    = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
-	ruleIDRE      = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
-	nameRE        = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// knownEnds are H5's end reasons; "" expects a loop that never
+	// handed back (a dry run writes no state).
+	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownSev   = []string{"", "critical", "high", "medium", "low"}
+	knownTraps = []string{"", "silent", "noop", "skip"}
+	knownAssoc = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
+	ruleIDRE   = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
+	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
 // LoadScenario reads and validates one scenario file. Unknown keys are

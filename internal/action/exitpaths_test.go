@@ -1,0 +1,57 @@
+package action_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
+)
+
+func TestRule_H9_MissingEventPathInsideActionsIsAnError(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	e.unset = []string{"GITHUB_EVENT_PATH"}
+	r := e.run("workflow_dispatch", dispatch("1"), nil)
+	if r.code == 0 {
+		t.Fatalf("exit 0 without GITHUB_EVENT_PATH inside Actions:\n%s\n%s", r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "::error::review-loop: GITHUB_EVENT_PATH is not set") {
+		t.Errorf("no clear error naming GITHUB_EVENT_PATH:\n%s", r.stdout)
+	}
+	if r.outputs["verdict"] != "errored" || r.outputs["reason"] != "error" || r.outputs["phase"] == "" {
+		t.Errorf("outputs on the error path: %v", r.outputs)
+	}
+	if !strings.Contains(r.summary, "EVENT\\_PATH is not set") {
+		t.Errorf("the job summary does not say what failed:\n%s", r.summary)
+	}
+}
+
+func TestRule_H9_AFailedObservationNamesEachContextOnceAndSetsOutputs(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	e.fake.Inject(ghfake.Fault{Match: "graphql:repository", Status: 502, Message: "Bad Gateway"})
+	r := e.run("workflow_dispatch", dispatch("1"), map[string]string{"engines": "bugbot"})
+	if r.code == 0 {
+		t.Fatalf("exit 0 on a failed observation:\n%s", r.stdout)
+	}
+	var line string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "::error::") {
+			line = l
+			break
+		}
+	}
+	if line == "" {
+		t.Fatalf("no error annotation:\n%s", r.stdout)
+	}
+	// The PR, and the step that failed; the API operation ("observe") is
+	// a context of its own.
+	for _, word := range []string{"#1", "observing"} {
+		if n := strings.Count(line, word); n != 1 {
+			t.Errorf("%q appears %d times in %q, want once", word, n, line)
+		}
+	}
+	if r.outputs["verdict"] == "" || r.outputs["phase"] == "" || r.outputs["commits"] == "" {
+		t.Errorf("outputs on the error path: %v", r.outputs)
+	}
+}
