@@ -77,6 +77,12 @@ func (c *prCycle) run(ctx context.Context) error {
 		c.res.Skipped = "no live loop on this PR"
 		return nil
 	}
+	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
+		c.res.Skipped = "no loop on this PR, and start-on is command: `" + c.cfg.TriggerPhrase + " start`, the `" +
+			event.StartLabel + "` label or a workflow_dispatch starts one"
+		c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
+		return nil
+	}
 	if c.wake.Kind == event.KindCommand {
 		done, err := c.command(ctx)
 		if done || err != nil {

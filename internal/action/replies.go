@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -47,4 +48,18 @@ func (c *prCycle) knownFindings() []loop.Finding {
 		out = append(out, loop.ActiveFindings(v, c.obs.HeadSHA)...)
 	}
 	return out
+}
+
+// askedToStart reports whether this wake asks for a loop (start-on:
+// command): a workflow_dispatch, the review-loop label, or a command that
+// starts one (start, reset).
+func (c *prCycle) askedToStart() bool {
+	switch c.wake.Kind {
+	case event.KindDispatch, event.KindStartLabel:
+		return true
+	case event.KindCommand:
+		k := c.wake.Command
+		return k != nil && (k.Kind == event.CommandStart || k.Kind == event.CommandReset)
+	}
+	return false
 }

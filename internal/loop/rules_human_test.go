@@ -92,3 +92,26 @@ func TestRule_TR2_ApproveOfAnUnknownIDIsRefusedAndRecordsNothing(t *testing.T) {
 		t.Errorf("state changed: approvals %+v status %s", got.Approvals, got.Status)
 	}
 }
+
+func TestRule_H8_StartPolicy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		policy StartPolicy
+		asked  bool
+		want   bool
+	}{
+		{"command: an engine event on a PR with no loop starts nothing", StartOnCommand, false, false},
+		{"command: a start command, the label or a dispatch starts one", StartOnCommand, true, true},
+		{"auto: any wake starts one", StartOnAuto, false, true},
+		{"an unknown policy is command's", StartPolicy(""), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := MayStartLoop(tt.policy, tt.asked); got != tt.want {
+				t.Errorf("MayStartLoop(%q, %v) = %v, want %v", tt.policy, tt.asked, got, tt.want)
+			}
+		})
+	}
+}

@@ -199,6 +199,9 @@ func quoteAll(args []string) []string {
 func (r *run) play(ctx context.Context) (Result, error) {
 	// A maintainer starts the loop by dispatching the workflow.
 	queue := []sim.Event{r.dispatchEvent()}
+	if r.sc.FirstWake == "none" {
+		queue = nil
+	}
 	if err := r.w.ApplyEvents(0); err != nil {
 		return Result{}, err
 	}
@@ -444,7 +447,7 @@ func (r *run) statusComment() (state.State, string, bool) {
 func (r *run) result() Result {
 	st, body, _ := r.statusComment()
 	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles,
-		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary}
+		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes)}
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}

@@ -19,6 +19,8 @@ type Outcome struct {
 	Report string
 	// Steps is how many cycles ran.
 	Steps int
+	// Writes counts the action's write requests.
+	Writes int
 	// Errors are the errors cycles ended with.
 	Errors []string
 	// Log is every cycle's workflow-command output, in order.
@@ -118,6 +120,9 @@ func (w *World) Check(o Outcome) []string {
 		if !slices.Equal(got, x.Reactions) {
 			add("reactions %v, want %v", got, x.Reactions)
 		}
+	}
+	if x.MaxWrites != nil && o.Writes > *x.MaxWrites {
+		add("%d write requests by the action, at most %d allowed", o.Writes, *x.MaxWrites)
 	}
 	if x.Cycles != nil && o.Steps != *x.Cycles {
 		add("%d cycles, want %d", o.Steps, *x.Cycles)

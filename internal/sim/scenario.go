@@ -33,6 +33,10 @@ type Scenario struct {
 	Engines     map[string]Engine `yaml:"engines"`
 	Events      []ScriptedEvent   `yaml:"events"`
 	MaxSteps    int               `yaml:"max_steps"`
+	// FirstWake is how the run begins: "dispatch" (default), a maintainer
+	// dispatching the workflow for the PR, or "none", only the engines'
+	// own events and the scripted events (start-on: command).
+	FirstWake string `yaml:"first_wake"`
 	Expect      Expect            `yaml:"expect"`
 
 	// File is the path the scenario was loaded from.
@@ -210,6 +214,8 @@ type Expect struct {
 	// Reactions are the reactions the action left on maintainers'
 	// command comments, in order (eyes, +1, confused).
 	Reactions []string `yaml:"reactions"`
+	// MaxWrites caps the action's write requests over the whole run.
+	MaxWrites *int `yaml:"max_writes"`
 	// Cycles is the exact number of cycles the run takes.
 	Cycles *int `yaml:"cycles"`
 	// NoErrors: no cycle ended in an error (the binary would exit 0).
@@ -480,6 +486,9 @@ func (sc Scenario) Validate() error {
 	}
 	if x.Commits != nil && *x.Commits < 0 || x.ResolvedThreads != nil && *x.ResolvedThreads < 0 {
 		bad("expect: counts must not be negative")
+	}
+	if sc.FirstWake != "" && sc.FirstWake != "dispatch" && sc.FirstWake != "none" {
+		bad("first_wake: %q, want dispatch or none", sc.FirstWake)
 	}
 	if sc.MaxSteps < 1 {
 		bad("max_steps: must be positive")
