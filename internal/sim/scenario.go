@@ -37,7 +37,7 @@ type Scenario struct {
 	// dispatching the workflow for the PR, or "none", only the engines'
 	// own events and the scripted events (start-on: command).
 	FirstWake string `yaml:"first_wake"`
-	Expect      Expect            `yaml:"expect"`
+	Expect    Expect `yaml:"expect"`
 
 	// File is the path the scenario was loaded from.
 	File string `yaml:"-"`
