@@ -116,7 +116,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	table := triage.Classify(c.plan.Triage, triage.Inputs{
 		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly,
+		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(ctx),
 	})
 	byID := map[string]loop.Finding{}
 	for _, f := range c.plan.Triage {

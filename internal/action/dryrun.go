@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -71,7 +72,7 @@ func (c *prCycle) dryRunTriage() string {
 	}
 	table := triage.Classify(c.plan.Triage, triage.Inputs{
 		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly,
+		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(context.Background()),
 	})
 	fixable := map[string]bool{}
 	for _, id := range table.Fixable() {
