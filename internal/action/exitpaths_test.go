@@ -55,3 +55,35 @@ func TestRule_H9_AFailedObservationNamesEachContextOnceAndSetsOutputs(t *testing
 		t.Errorf("outputs on the error path: %v", r.outputs)
 	}
 }
+
+func TestRule_H8_AMistypedCommandIsAnsweredOnThePR(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	cid, err := e.fake.AddIssueComment("octo", "app", 1, "maintainer", "COLLABORATOR", "@review-loop strat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.run("issue_comment", comment("maintainer", "COLLABORATOR", "@review-loop strat", cid), nil)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var reacts []string
+	for _, x := range e.fake.Reactions() {
+		reacts = append(reacts, x.Content)
+	}
+	if strings.Join(reacts, ",") != "eyes,confused" {
+		t.Errorf("reactions %v, want eyes then confused", reacts)
+	}
+	var reply string
+	for _, c := range e.fake.PR("octo", "app", 1).Comments {
+		if c.ID != cid && strings.HasPrefix(c.Body, "@maintainer ") {
+			reply = c.Body
+		}
+	}
+	if reply == "" || strings.Contains(reply, "\n") || !strings.Contains(reply, "@review-loop start") || !strings.Contains(reply, "@review-loop approve") {
+		t.Errorf("reply %q, want one line listing the valid commands", reply)
+	}
+	if r.outputs["verdict"] == "" {
+		t.Errorf("outputs not set on a refused command: %v", r.outputs)
+	}
+}
