@@ -38,8 +38,8 @@ func (c *prCycle) finishError(err error) {
 
 // Outputs of a run that failed before it reached a pull request's loop.
 const (
-	verdictErrored = "errored"
-	phaseError     = "error"
+	verdictErrored              = report.VerdictErrored
+	phaseError     report.Phase = "error"
 )
 
 // FailOutputs sets every output and writes the job summary for a run that
@@ -48,7 +48,7 @@ const (
 func FailOutputs(gha *githubactions.Action, getenv func(string) string, err error) {
 	if getenv("GITHUB_OUTPUT") != "" {
 		for _, kv := range [][2]string{
-			{report.OutputVerdict, verdictErrored}, {report.OutputReason, "error"}, {report.OutputPhase, phaseError},
+			{report.OutputVerdict, string(verdictErrored)}, {report.OutputReason, "error"}, {report.OutputPhase, string(phaseError)},
 			{report.OutputCommits, "0"}, {report.OutputActiveFindings, "0"},
 		} {
 			gha.SetOutput(kv[0], kv[1])
