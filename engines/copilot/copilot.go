@@ -29,8 +29,27 @@ const ReviewerLogin = "copilot-pull-request-reviewer"
 // ReviewerRESTLogin is the login a requested_reviewers call needs.
 const ReviewerRESTLogin = "copilot-pull-request-reviewer[bot]"
 
-// CheckRunName is the Actions dynamic workflow check that runs a review.
+// CheckRunName is the name of the Actions dynamic workflow that runs a
+// review, also matched as a check run name.
 const CheckRunName = "Copilot code review"
+
+// JobCheckName is the name third-party code reports for the check run of
+// that workflow's job. Unconfirmed (ENGINES.md, round 2): neither name is
+// relied on for DONE, which is the review on the head SHA.
+const JobCheckName = "Agent"
+
+// isCopilotCheck is a check run that hints at a Copilot review in
+// progress: the job of app github-actions named "Agent" or "Copilot code
+// review" ("Agent" only with that app: the name is generic).
+func isCopilotCheck(cr github.CheckRun) bool {
+	switch {
+	case strings.EqualFold(cr.Name, CheckRunName):
+		return cr.AppSlug == "" || strings.EqualFold(cr.AppSlug, "github-actions")
+	case strings.EqualFold(cr.Name, JobCheckName):
+		return strings.EqualFold(cr.AppSlug, "github-actions")
+	}
+	return false
+}
 
 // Author matches Copilot by id and by both logins ("Copilot" on comments).
 var Author = engines.Author{Logins: []string{ReviewerLogin, "Copilot"}, ID: BotID}
@@ -87,8 +106,10 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 			requested = true
 		}
 	}
-	cr := engines.FindCheckRun(obs, engines.NamedCheck(CheckRunName, ""))
-	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED")
+	// The check run is only a RUNNING hint, never needed for DONE: one
+	// that started before the head's review is the run that posted it.
+	cr := engines.FindCheckRun(obs, isCopilotCheck)
+	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED") && (head == nil || cr.StartedAt.After(head.SubmittedAt))
 	switch {
 	case requested || checkRunning:
 		v.Signal = loop.SignalRunning
@@ -108,7 +129,7 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
 		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.DatabaseID
 		v.Material = loop.MaterialErrored
-		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", CheckRunName, strings.ToLower(cr.Conclusion))
+		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", cr.Name, strings.ToLower(cr.Conclusion))
 	}
 	return v
 }

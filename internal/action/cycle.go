@@ -95,6 +95,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.selectEngines(ctx); err != nil {
 		return err
 	}
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
@@ -269,6 +270,7 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 // (status, stop, and decisions on a loop that is not running).
 func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.selectEnginesQuiet()
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
@@ -352,7 +354,7 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 // reads its install and its traps there).
 func (c *prCycle) engineEnv() engines.Env {
 	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
-		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles))}
+		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles)), Triggers: engineTriggers(c.st)}
 	for _, f := range c.obs.WorkflowFiles {
 		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}

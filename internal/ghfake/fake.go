@@ -82,6 +82,7 @@ type repo struct {
 	issues        map[int]*Issue
 	nextNumber    int
 	checkRuns     map[string][]*CheckRun // by head SHA
+	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
 }
 
 type pr struct {

@@ -35,6 +35,13 @@ type Observation struct {
 	// when there are none), read in the same query.
 	WorkflowFiles []File
 
+	// WorkflowRuns are workflow runs an engine's completion depends on that
+	// hang off no commit of the PR (Claude's comment-triggered runs on the
+	// default branch's head). Observe leaves it empty; the cycle fills it
+	// only when an engine asks (engines.RunWatcher), so an idle wake
+	// costs no request.
+	WorkflowRuns []WorkflowRun
+
 	// ViewerLogin is the login of the token's identity (GraphQL viewer),
 	// used to recognise our own state comment and trigger comments.
 	ViewerLogin string

@@ -15,7 +15,7 @@ const (
 	CopilotReviewerLogin = "copilot-pull-request-reviewer"
 	CopilotCommentLogin  = "Copilot"
 	CopilotID            = 175728472
-	CopilotCheck         = "Copilot code review"
+	CopilotCheck         = "Agent" // the job of the "Copilot code review" workflow (see CopilotWorkflowPath)
 	ClaudeLogin          = "claude"
 	ClaudeID             = 209825114
 	ClaudeJob            = "claude-review"
@@ -32,11 +32,22 @@ const (
 	ActionsID            = 41898282
 )
 
-// ClaudeWorkflow is the generated claude-code-review.yml with --comment.
+// CopilotWorkflowPath is the path of Copilot's dynamic workflow, named
+// "Copilot code review"; its check run is the workflow's JOB, which
+// third-party code reports as "Agent" (CopilotCheck). Unconfirmed
+// (ENGINES.md, round 2): the adapter must not depend on the name.
+const CopilotWorkflowPath = "dynamic/copilot-pull-request-reviewer/copilot-pull-request-reviewer"
+
+// ClaudeWorkflow is the generated claude-code-review.yml with --comment,
+// also listening to issue_comment so that the loop's "@claude review
+// once" comment starts it: a comment starts only a workflow that listens
+// to issue_comment, and that run is on the default branch's head.
 const ClaudeWorkflow = `name: Claude Code Review
 on:
   pull_request:
     types: [opened, synchronize, ready_for_review, reopened]
+  issue_comment:
+    types: [created]
 jobs:
   claude-review:
     runs-on: ubuntu-latest

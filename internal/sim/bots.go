@@ -34,6 +34,22 @@ type job struct {
 	draft   bool // Claude's plugin stopped on a draft PR
 	checkID int64
 	startAt time.Time
+	// byComment: Claude's run was started by an issue comment, so its
+	// workflow runs from the default branch: onSHA is that branch's head,
+	// where the run and its job's check run hang (GitHub docs, events that
+	// trigger workflows, issue_comment: GITHUB_SHA is the last commit on
+	// the default branch). The review itself is still of sha.
+	byComment bool
+	onSHA     string
+	runID     int64 // the job's workflow run on the fake (Claude)
+}
+
+// checkSHA is the commit the job's check run and workflow run hang off.
+func (j *job) checkSHA() string {
+	if j.onSHA != "" {
+		return j.onSHA
+	}
+	return j.sha
 }
 
 func newBot(w *World, name string, e Engine) *bot {
@@ -100,7 +116,7 @@ func (b *bot) react(s stimulus) {
 		if s.bot && b.name != Gemini {
 			return
 		}
-		b.start(head)
+		b.startJob(head, true)
 	case stimReviewRequest:
 		if b.name != Copilot {
 			return
@@ -132,7 +148,10 @@ func (b *bot) round() Round {
 // start queues a review of sha; a review of the same SHA already under way
 // absorbs the trigger, except Claude's draft-time run once the PR is ready:
 // ready_for_review starts a workflow run of its own, which reviews.
-func (b *bot) start(sha string) {
+func (b *bot) start(sha string) { b.startJob(sha, false) }
+
+// startJob is start; byComment says an issue comment asked for it.
+func (b *bot) startJob(sha string, byComment bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	draft := b.w.isDraft()
@@ -150,8 +169,33 @@ func (b *bot) start(sha string) {
 	if j.round.Ignore {
 		return
 	}
+	if b.name == Claude && byComment {
+		j.byComment, j.onSHA = true, b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
 	b.jobs = append(b.jobs, j)
 	j.checkID = b.setCheck(j, "QUEUED", "")
+	b.setRun(j, "queued", "")
+}
+
+// setRun creates or moves Claude's workflow run; the other engines' runs
+// are not modelled (their completion reads no workflow run).
+func (b *bot) setRun(j *job, status, conclusion string) {
+	if b.name != Claude {
+		return
+	}
+	o := ghfake.WorkflowRunOptions{ID: j.runID, Name: ClaudeWorkflowName, Path: ClaudeWorkflowPath, Status: status, Conclusion: conclusion,
+		HeadSHA: j.checkSHA(), Event: "pull_request", Actor: b.w.Scenario.PR.Author}
+	if j.byComment {
+		o.Event, o.HeadBranch, o.Actor = "issue_comment", b.w.defaultBranch(), b.w.lastTriggerAuthor(Claude)
+	} else {
+		o.HeadBranch = b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).HeadRef
+		if !b.w.Scenario.PR.Fork {
+			o.PRs = []int{b.w.Number}
+		}
+	}
+	if id, err := b.w.Fake.SetWorkflowRun(b.w.Owner, b.w.Repo, o); err == nil {
+		j.runID = id
+	}
 }
 
 func (w *World) isDraft() bool {
@@ -162,6 +206,9 @@ func (w *World) isDraft() bool {
 
 // checkName and checkApp name the engine's check run ("" for none).
 func (b *bot) checkName() (string, string) {
+	if b.script.NoCheckRun {
+		return "", ""
+	}
 	switch b.name {
 	case Bugbot:
 		return BugbotCheck, BugbotApp
@@ -186,7 +233,7 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	}
 	// Each review is a check run of its own: a second run on the same
 	// commit (a retrigger, Claude's ready_for_review run) is a new one.
-	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
+	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.checkSHA(), Name: name, AppSlug: app,
 		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0})
 	return id
 }
@@ -202,6 +249,7 @@ func (b *bot) tick(now time.Time) {
 		if !j.started {
 			j.started, j.startAt = true, now
 			b.setCheck(j, "IN_PROGRESS", "")
+			b.setRun(j, "in_progress", "")
 		}
 		if j.round.Hang || now.Before(j.at.Add(time.Duration(j.round.Latency))) {
 			continue
@@ -430,7 +478,8 @@ func (b *bot) completeClaude(j *job, r Round) {
 		}
 	}
 	b.setCheckText(j, "COMPLETED", conclusion, "", summary)
-	b.w.emit("workflow_run", b.w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, strings.ToLower(conclusion)))
+	b.setRun(j, "completed", conclusion)
+	b.w.emit("workflow_run", b.w.claudeRunPayload(j, strings.ToLower(conclusion)))
 }
 
 // reviewOf is the review id a comment was submitted with.

@@ -89,6 +89,9 @@ type Engine struct {
 	// AutoOnPush makes Copilot review every push (the "review new pushes"
 	// ruleset); the other engines follow their real behaviour.
 	AutoOnPush bool `yaml:"auto_on_push"`
+	// NoCheckRun: the engine reviews without any check run (Copilot's
+	// check run is only a hint of a review in progress).
+	NoCheckRun bool `yaml:"no_check_run"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`

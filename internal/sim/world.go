@@ -365,6 +365,29 @@ func (w *World) refreshHead() {
 	}
 }
 
+// defaultBranch is the repository's default branch.
+func (w *World) defaultBranch() string {
+	if b := w.Scenario.Repository.DefaultBranch; b != "" {
+		return b
+	}
+	return "main"
+}
+
+// lastTriggerAuthor is the author of the newest comment that is engine's
+// trigger: the actor of the workflow run it starts.
+func (w *World) lastTriggerAuthor(engine string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.said) - 1; i >= 0; i-- {
+		for _, b := range w.bots {
+			if b.name == engine && b.isTrigger(w.said[i].body) {
+				return w.said[i].author
+			}
+		}
+	}
+	return ""
+}
+
 // countTrigger needs w.mu held.
 func (w *World) countTrigger(engine string) {
 	m := w.triggers[engine]
