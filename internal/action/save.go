@@ -113,11 +113,6 @@ func (c *prCycle) degradeReadOnly(err error) error {
 	return nil
 }
 
-// outputs are the action's outputs for this PR.
-func (c *prCycle) outputs() map[string]string {
-	return report.Outputs(c.reportInput())
-}
-
 // finish sets the outputs and writes the job summary and JSON report.
 func (c *prCycle) finish() {
 	c.finished = true
