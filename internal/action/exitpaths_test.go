@@ -87,3 +87,28 @@ func TestRule_H8_AMistypedCommandIsAnsweredOnThePR(t *testing.T) {
 		t.Errorf("outputs not set on a refused command: %v", r.outputs)
 	}
 }
+
+func TestRule_H8_TheReviewLoopLabelStartsALoopAndAnotherWakeDoesNot(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	pr := func(action string, extra map[string]any) map[string]any {
+		p := map[string]any{"action": action, "number": 1, "repository": repo, "sender": map[string]any{"login": "maintainer", "type": "User"},
+			"pull_request": map[string]any{"number": 1, "state": "open", "head": map[string]any{"sha": e.head, "ref": "feature"}}}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return p
+	}
+	// A push on a PR with no loop (start-on: command, the default): no write.
+	e.fake.ResetRequests()
+	r := e.run("pull_request", pr("synchronize", nil), map[string]string{"engines": "bugbot"})
+	if r.code != 0 || e.writes() != 0 {
+		t.Fatalf("a push started a loop: exit %d, %d writes\n%s", r.code, e.writes(), r.stdout)
+	}
+	// The review-loop label asks for one: the engines are triggered.
+	r = e.run("pull_request", pr("labeled", map[string]any{"label": map[string]any{"name": "review-loop"}}), map[string]string{"engines": "bugbot"})
+	// (Without a trigger token bugbot is waited for, not triggered.)
+	if r.code != 0 || (r.outputs["phase"] != "trigger" && r.outputs["phase"] != "wait") || e.writes() == 0 {
+		t.Fatalf("the label did not start a loop: exit %d, outputs %v\n%s\n%s", r.code, r.outputs, r.stdout, r.stderr)
+	}
+}

@@ -19,10 +19,21 @@ type UnknownFindingError struct {
 }
 
 func (e *UnknownFindingError) Error() string {
-	if len(e.Valid) == 0 {
-		return fmt.Sprintf("approve: %q names no finding, and none awaits approval", e.Ref)
+	// The id as typed is shown in a code span, so it can mention no one
+	// and format nothing when the message is posted on the PR.
+	ref := strings.Map(func(r rune) rune {
+		if r == '`' || r < ' ' {
+			return -1
+		}
+		return r
+	}, e.Ref)
+	if len(ref) > 80 {
+		ref = ref[:80] + "…"
 	}
-	return fmt.Sprintf("approve: %q names no finding; valid ids: %s", e.Ref, strings.Join(e.Valid, ", "))
+	if len(e.Valid) == 0 {
+		return fmt.Sprintf("approve: `%s` names no finding, and none awaits approval", ref)
+	}
+	return fmt.Sprintf("approve: `%s` names no finding; valid ids: %s", ref, strings.Join(e.Valid, ", "))
 }
 
 // ResolveFindingRef turns what a maintainer typed after `approve` into a

@@ -115,3 +115,11 @@ func TestRule_H8_StartPolicy(t *testing.T) {
 		})
 	}
 }
+
+func TestRule_TR2_AnUnknownIDIsQuotedSoTheReplyMentionsNoOne(t *testing.T) {
+	t.Parallel()
+	_, err := ApplyCommand(handedBackAwaiting(OutcomeAwaitingApproval), Command{Kind: CommandApprove, FindingID: "@octocat`x"})
+	if err == nil || !strings.Contains(err.Error(), "`@octocatx`") {
+		t.Fatalf("err %v, want the id inside a code span with its backtick dropped", err)
+	}
+}

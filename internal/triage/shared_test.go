@@ -49,3 +49,20 @@ func TestRule_TR2_BrokenGoListOutputIsAnError(t *testing.T) {
 		t.Fatal("no error for truncated go list output")
 	}
 }
+
+func FuzzSharedGoDirs(f *testing.F) {
+	f.Add(listing)
+	f.Add(`{"ImportPath":"a","Dir":"/w/a"}{"ImportPath":"b","Dir":"/w/b","Imports":["a","a"]}`)
+	f.Add(`{"ImportPath":`)
+	f.Fuzz(func(t *testing.T, s string) {
+		dirs, err := SharedGoDirs(strings.NewReader(s), "/w")
+		if err != nil {
+			return
+		}
+		for _, d := range dirs {
+			if strings.HasPrefix(d, "..") || strings.HasPrefix(d, "/") || d == "." {
+				t.Fatalf("dir %q is outside the root", d)
+			}
+		}
+	})
+}
