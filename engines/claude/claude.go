@@ -84,7 +84,13 @@ func New(opts Options) *Claude {
 	if job == "" {
 		job = DefaultJobName
 	}
-	return &Claude{jobName: job, author: engines.Author{Logins: append([]string{"claude"}, opts.Logins...), ID: BotID}}
+	a := engines.Author{Logins: []string{"claude"}, ID: BotID}
+	if len(opts.Logins) > 0 {
+		// Another identity has its own id, unknown here: matched by login
+		// (and bot type, IN7), never by Claude's id.
+		a.Others = []engines.Author{{Logins: opts.Logins}}
+	}
+	return &Claude{jobName: job, author: a}
 }
 
 // Name implements engines.Engine.
@@ -224,7 +230,7 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	if isManaged(cr) {
 		text := strings.TrimSpace(strings.Join([]string{cr.Title, cr.Summary, cr.Text}, "\n"))
 		if text != "" {
-			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.DatabaseID, SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
+			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.SignalID(), SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
 		}
 		if sev, ok := ParseSeverityLine(cr.Text); ok && sev.Total() > 0 && countInline(obs, c.author, since) == 0 {
 			managedMismatch = true

@@ -140,7 +140,7 @@ func TestObserveReadsEverythingInOneQuery(t *testing.T) {
 	if th.Path != "main.go" || th.Line != 1 || th.Comments[0].ReviewDatabaseID != r.DatabaseID || th.Comments[0].OriginalCommitSHA != o.HeadSHA {
 		t.Errorf("thread: %+v", th)
 	}
-	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.DatabaseID == 0 || cr.Summary != "s" {
+	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.NodeID == "" || cr.SignalID() == 0 || cr.Summary != "s" {
 		t.Errorf("check run: %+v", cr)
 	}
 	if ic := o.IssueComments[0]; ic.DatabaseID != cid || ic.AuthorAssociation != "OWNER" {

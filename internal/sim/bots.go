@@ -23,6 +23,9 @@ type bot struct {
 	next int
 	jobs []*job
 	open []Finding // findings the engine still holds
+	// postedLine is the line each finding was last posted at (Bugbot
+	// re-posts a still-present finding only when its line moved).
+	postedLine map[string]int
 }
 
 type job struct {
@@ -381,6 +384,17 @@ func (b *bot) complete(j *job) {
 	b.dropOnce()
 }
 
+// completeBugbot posts Bugbot's review as the real one does (ENGINES.md,
+// round 2): Bugbot is incremental — it reads its earlier comments "to
+// avoid duplicate suggestions" (cursor.com/docs/bugbot), so a still-present
+// bug is not re-posted and its old thread simply stays unresolved, except
+// when its line moved: then it comes back in a new thread with the same
+// BUGBOT_BUG_ID. The review summary says "found no new issues" when
+// nothing is new even though old ones remain; the check output states the
+// totals ("There are 2 total unresolved issues (including 1 from previous
+// review)", github.com/tracebloc/cli/pull/22/checks) and concludes success
+// only when no unresolved Bugbot comment remains from any run, else
+// neutral (testdata/engines/bugbot/08).
 func (b *bot) completeBugbot(j *job, r Round) {
 	if r.Error {
 		c := r.Conclusion
@@ -391,20 +405,103 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, c))
 		return
 	}
+	if r.Quota || r.Unproven != "" {
+		b.bugbotNoReview(j, r)
+		return
+	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, BugbotLogin, BugbotLogin, bugbotSummary(len(fs), j.sha), func(f Finding) string {
+	if b.postedLine == nil {
+		b.postedLine = map[string]int{}
+	}
+	var post []Finding
+	fresh, previous := 0, 0
+	for _, f := range fs {
+		_, line := b.locate(f, j.sha)
+		last, seen := b.postedLine[f.ID]
+		switch {
+		case f.Unposted:
+			if !seen {
+				fresh++
+			} else {
+				previous++
+			}
+			b.postedLine[f.ID] = line
+		case !seen || last != line || r.Repost:
+			post = append(post, f)
+			fresh++
+			b.postedLine[f.ID] = line
+		case b.threadOpen(f):
+			// Still present, not re-posted: its old thread stays open and
+			// counts as "previously reported ... remain unresolved".
+			previous++
+		}
+	}
+	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(fresh, j.sha), func(f Finding) string {
 		start, line := b.locate(f, j.sha)
 		return bugbotComment(f, start, line, j.sha)
 	})
-	conclusion, title := "SUCCESS", "Bugbot Review"
-	if len(fs) > 0 {
+	conclusion := "SUCCESS"
+	if fresh+previous > 0 || b.unresolvedThreads() > 0 {
 		conclusion = "NEUTRAL"
 	}
 	if r.Conclusion != "" {
 		conclusion = r.Conclusion
 	}
-	b.setCheckText(j, "COMPLETED", conclusion, title, bugbotSummary(len(fs), j.sha))
+	summary, text := bugbotCheckOutput(fresh, previous)
+	b.setCheckOutput(j, "COMPLETED", conclusion, "Bugbot Review", summary, text)
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
+}
+
+// bugbotNoReview ends a Bugbot run without a review of the head: the
+// usage-limit stop (an issue comment and a neutral check titled "Error",
+// oxc-angular-compiler#419 and testdata/engines/bugbot/06), a run
+// cancelled by a newer commit (neutral, "**Result:** Bugbot run
+// cancelled", testdata 08 D), or a very large PR skipped with a comment.
+func (b *bot) bugbotNoReview(j *job, r Round) {
+	title, summary := "Bugbot Review", "**Result:** Bugbot run cancelled because of a new commit"
+	switch {
+	case r.Quota:
+		b.issueComment(BugbotLogin, BugbotUsageLimit)
+		title, summary = "Error", "Bugbot run failed"
+	case r.Unproven == "skipped":
+		b.issueComment(BugbotLogin, BugbotSkippedLarge)
+		summary = "**Result:** Bugbot skipped this pull request: it is too large to review"
+	}
+	b.setCheckOutput(j, "COMPLETED", "NEUTRAL", title, summary, "")
+	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "NEUTRAL"))
+}
+
+// threadOpen reports whether the newest thread posted for f is unresolved.
+func (b *bot) threadOpen(f Finding) bool {
+	b.w.mu.Lock()
+	ref, ok := b.w.posted[f.ID]
+	b.w.mu.Unlock()
+	if !ok {
+		return false
+	}
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if len(t.Comments) > 0 && t.Comments[0].ID == ref.commentID {
+			return !t.Resolved
+		}
+	}
+	return false
+}
+
+// unresolvedThreads counts Bugbot's unresolved review threads on the PR.
+func (b *bot) unresolvedThreads() int {
+	n := 0
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if !t.Resolved && len(t.Comments) > 0 && strings.EqualFold(strings.TrimSuffix(t.Comments[0].Author, "[bot]"), BugbotLogin) {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *bot) setCheckOutput(j *job, status, conclusion, title, summary, text string) {
+	name, app := b.checkName()
+	_, _ = b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text, ID: j.checkID})
 }
 
 // completeCopilot posts Copilot's review; submitting it fulfils the

@@ -23,7 +23,7 @@ func (w *World) user(login string, bot bool) jsonUser {
 		}
 		return jsonUser{Login: login, Type: "Bot"}
 	}
-	return jsonUser{Login: login, Type: "User"}
+	return jsonUser{Login: strings.TrimPrefix(login, ghfake.UserPrefix), Type: "User"}
 }
 
 func (w *World) repository() map[string]any {
