@@ -131,7 +131,7 @@ func quotaOf(err error, now time.Time) *loop.QuotaNotice {
 // ones in the checkout, commits once, pushes, resolves and replies, then
 // retriggers every engine (T7).
 func (c *prCycle) fixCycle(ctx context.Context) error {
-	table, byID, todo, approvals := c.fixTodo()
+	table, byID, todo, approvals := c.fixTodo(ctx)
 
 	var cyc fix.CycleResult
 	var fixErr error
@@ -172,6 +172,10 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
 		sha, err := c.commitAndPush(ctx, cyc, byID)
+		if why, ok := refusal(err); ok {
+			c.refused(why)
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -34,6 +35,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
 		}
+		FailOutputs(gha, env.Getenv, err)
 		return err
 	}
 	cfg.DryRun = cfg.DryRun || *dry
@@ -44,6 +46,9 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
+		}
+		if !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
+			FailOutputs(gha, env.Getenv, err)
 		}
 		return err
 	}

@@ -61,6 +61,11 @@ type Config struct {
 	// mode (TB1); ArtifactDir is where prepare writes and publish reads.
 	Mode        string
 	ArtifactDir string
+	// StartOn is the start policy (`start-on`): command or auto.
+	StartOn string
+	// SharedPaths are globs of shared helpers besides the default names
+	// and Go packages imported by two or more packages (TR2).
+	SharedPaths []string
 
 	// Actions context.
 	EventName   string
@@ -89,7 +94,7 @@ var inputNames = []string{
 	"fixer-timeout", "judge-command", "anthropic-api-key", "judge-model",
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
-	"version", "mode", "artifact-dir",
+	"version", "mode", "artifact-dir", "start-on", "shared-paths",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -168,6 +173,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Version:              in("version", ""),
 		Mode:                 in("mode", ModeSingle),
 		ArtifactDir:          in("artifact-dir", ""),
+		StartOn:              strings.ToLower(in("start-on", "command")),
+		SharedPaths:          splitList(in("shared-paths", "")),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -231,6 +238,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	case "report", "issue":
 	default:
 		errs = append(errs, fmt.Errorf("input non-blocking: %q is not report or issue", c.NonBlocking))
+	}
+	switch c.StartOn {
+	case "command", "auto":
+	default:
+		errs = append(errs, fmt.Errorf("input start-on: %q is not command or auto", c.StartOn))
 	}
 	if c.TriggerPhrase == "" {
 		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))

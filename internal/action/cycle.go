@@ -42,6 +42,8 @@ type prCycle struct {
 	plan     loop.Plan
 	notices  []string
 	res      PRResult
+	// finished is set once the outputs and job summary are written (H9).
+	finished bool
 	// lost says why a loop's state could not be found or read (SC3).
 	lost string
 }
@@ -64,6 +66,9 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 		c.res.Skipped = err.Error()
 		return c.res, nil
 	}
+	if err != nil && !errors.Is(err, ErrCrashed) && !c.finished {
+		c.finishError(err)
+	}
 	return c.res, err
 }
 
@@ -79,6 +84,12 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
+		return nil
+	}
+	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
+		c.res.Skipped = "no loop on this PR, and start-on is command: `" + c.cfg.TriggerPhrase + " start`, the `" +
+			event.StartLabel + "` label or a workflow_dispatch starts one"
+		c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
 		return nil
 	}
 	if c.wake.Kind == event.KindCommand {
@@ -114,12 +125,13 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
-		c.res.State, c.res.Outputs = c.st, c.outputs()
+		c.dryRun()
 		return nil
 	}
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
-		c.res.State, c.res.Outputs = before, c.outputs()
+		c.st = before
+		c.finish() // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -171,7 +183,7 @@ func (c *prCycle) acts() bool {
 func (c *prCycle) observe(ctx context.Context) error {
 	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
 	if err != nil {
-		return fmt.Errorf("observing PR #%d: %w", c.number, err)
+		return err // the client names the PR and the operation
 	}
 	c.obs = obs
 	return nil
@@ -262,34 +274,43 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 		if c.st.Status == "" {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandResolveStale:
 		c.selectEnginesQuiet()
 		c.observeEngines()
 		c.resolveStale(ctx)
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
-		c.react(ctx, "confused")
+		c.refuse(ctx, cmd.Message)
+		c.finishUnchanged()
 		return true, nil
 	}
 	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
+	if cmd.Kind == event.CommandApprove {
+		lc.Known = c.knownFindings()
+	}
 	st, err := loop.ApplyCommand(c.st, lc)
 	if err != nil {
 		c.gha.Warningf("review-loop: %v", err)
-		c.react(ctx, "confused")
+		c.refuse(ctx, err.Error())
+		c.finishUnchanged()
 		return true, nil
 	}
 	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
 		if err != nil {
 			c.gha.Warningf("review-loop: start: %v", err)
-			c.react(ctx, "confused")
+			c.refuse(ctx, "start: "+err.Error())
+			c.finishUnchanged()
 			return true, nil
 		}
 		st.Engines = names
 	}
 	c.st = st
+	c.acknowledge(ctx)
 	switch cmd.Kind {
 	case event.CommandStop, event.CommandApprove, event.CommandSkip:
 		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {

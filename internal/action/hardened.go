@@ -69,7 +69,7 @@ func (c *prCycle) checkPrepared() error {
 
 // fixTodo triages the plan's findings: the table, the findings by id, the
 // ones to fix and the approvals' directions.
-func (c *prCycle) fixTodo() (triage.Table, map[string]loop.Finding, []loop.Finding, map[string]string) {
+func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Finding, []loop.Finding, map[string]string) {
 	approvals := map[string]string{}
 	for _, a := range c.st.Approvals {
 		approvals[a.FindingID] = a.Direction
@@ -80,7 +80,7 @@ func (c *prCycle) fixTodo() (triage.Table, map[string]loop.Finding, []loop.Findi
 	}
 	table := triage.Classify(c.plan.Triage, triage.Inputs{
 		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly,
+		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(ctx),
 	})
 	byID := map[string]loop.Finding{}
 	for _, f := range c.plan.Triage {
@@ -109,7 +109,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges}
 	var patch []byte
 	if c.plan.Action == loop.ActionFix {
-		_, _, todo, approvals := c.fixTodo()
+		_, _, todo, approvals := c.fixTodo(ctx)
 		f := &prepared.Fix{}
 		if len(todo) > 0 && !c.obs.IsFork {
 			cyc, err := c.runFixes(ctx, todo, approvals)
@@ -130,7 +130,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		return err
 	}
 	c.gha.Noticef("review-loop: PR #%d: prepared a %s (%d patch bytes) in %s for the publish job", c.number, c.plan.Action, len(patch), dir)
-	c.res.State, c.res.Outputs = c.st, c.outputs()
+	c.finish()
 	return nil
 }
 

@@ -148,6 +148,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
+	if cfg.EventPath == "" && d.Getenv("GITHUB_ACTIONS") == "true" {
+		return Result{}, errNoEventPath
+	}
 	payload, err := readPayload(cfg.EventPath)
 	if err != nil {
 		return Result{}, err
@@ -200,7 +203,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		pr, err := r.cycle(ctx, wake, n)
 		res.PRs = append(res.PRs, pr)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("PR #%d: %w", n, err))
+			errs = append(errs, prError(n, err))
 		}
 	}
 	n := r.gh.Requests()
