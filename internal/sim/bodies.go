@@ -242,7 +242,7 @@ var coderabbitSections = []struct{ where, heading string }{
 // count counts only the inline comments of this review (08-… says
 // "Actionable comments posted: 0" above real outside-diff and nitpick
 // findings); the body-only findings follow in collapsible sections, per
-// file, each item “ `a-b`: **title** “ then prose, items separated by
+// file, each item a line like "`14-16`: **title**" then prose, items separated by
 // "---". The outside-diff section sits in a `> [!CAUTION]` block.
 func coderabbitReviewBody(inline int, body []Finding, loc func(Finding) (int, int)) string {
 	if inline == 0 && len(body) == 0 {
