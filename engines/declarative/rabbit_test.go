@@ -352,3 +352,22 @@ func FuzzQuotaNotice(f *testing.F) {
 		}
 	})
 }
+
+func TestParseDefinitions_bodySectionsAndNoticeFieldsAreValidated(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"a section kind", "engines:\n  - name: a\n    author: {id: 1}\n    body_sections: [{heading: Nits, kind: nit}]\n", "engines[0].body_sections[0].kind:"},
+		{"a section heading", "engines:\n  - name: a\n    author: {id: 1}\n    body_sections: [{kind: finding}]\n", "engines[0].body_sections[0].heading:"},
+		{"a section severity", "engines:\n  - name: a\n    author: {id: 1}\n    body_sections: [{heading: N, kind: finding, severity: huge}]\n", "engines[0].body_sections[0].severity:"},
+		{"a wait without a group", "engines:\n  - name: a\n    author: {id: 1}\n    quota_waits: ['wait \\d+']\n", "engines[0].quota_waits[0]:"},
+		{"an empty quota phrase", "engines:\n  - name: a\n    author: {id: 1}\n    quota_phrases: ['']\n", "engines[0].quota_phrases[0]:"},
+		{"an empty unproven phrase", "engines:\n  - name: a\n    author: {id: 1}\n    unproven_phrases: [' ']\n", "engines[0].unproven_phrases[0]:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseDefinitions([]byte(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
