@@ -101,7 +101,7 @@ func ParseWait(s string) (time.Duration, bool) {
 	return min(d, 7*24*time.Hour), true
 }
 
-var noticeNoiseRE = regexp.MustCompile("^[>#\\s]+|\\[![A-Z]+\\]|<!--.*?-->|<[^>]{0,200}>")
+var noticeNoiseRE = regexp.MustCompile(`^[>#\s]+|\[![A-Z]+\]|<!--.*?-->|<[^>]{0,200}>`)
 
 // noticeText is the line of body holding offset i, without blockquote,
 // heading and HTML markup; a heading line takes the next prose line with
