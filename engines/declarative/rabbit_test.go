@@ -220,9 +220,14 @@ func TestRule_T8_quotaNoticesFromRealSamples(t *testing.T) {
 			}
 		})
 	}
-	for _, i := range []int{0, 1, 2} {
-		if n := c.classify(block(t, "coderabbit", "10-", i), t0); n.kind != noticeNone {
-			t.Errorf("10-… block %d (included review availability) read as notice %d: %q", i, n.kind, n.text)
+	// Walkthroughs, paused reviews, "Included review availability … N
+	// remain" and the command acknowledgement are no notices.
+	for _, b := range []struct {
+		prefix string
+		i      int
+	}{{"10-", 0}, {"10-", 1}, {"10-", 2}, {"03-", 0}, {"03-", 1}, {"02-", 0}, {"02-", 1}, {"04-", 2}, {"08-", 0}} {
+		if n := c.classify(block(t, "coderabbit", b.prefix, b.i), t0); n.kind != noticeNone {
+			t.Errorf("%s block %d read as notice %d: %q", b.prefix, b.i, n.kind, n.text)
 		}
 	}
 	gem := github.Actor{Login: "gemini-code-assist", IsBot: true}
