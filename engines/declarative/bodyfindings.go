@@ -31,7 +31,7 @@ func (e *Engine) bodyFindings(obs *github.Observation, r *github.Review) bodyRea
 	}
 	seen := map[string]int{}
 	for si, s := range out.sections {
-		if s.Def.Kind == SectionPraise {
+		if s.Def.Kind == SectionPraise || s.Def.Kind == SectionUnknown {
 			continue
 		}
 		for _, it := range s.Items {
@@ -120,7 +120,9 @@ func span(start, line int) (int, int) {
 // less those resolved since) plus the count each finding or duplicate
 // section of its body declares ("🧹 Nitpick comments (7)"), less the
 // duplicate items read as confirmations or open threads. Praise sections
-// are not counted. Nil when the body states nothing.
+// are not counted; a "… comments (N)" section no definition names counts
+// in full (it cannot be read, so it is never clean). Nil when the body
+// states nothing.
 func (e *Engine) stated(obs *github.Observation, head *github.Review, b bodyRead) *loop.StatedCount {
 	n, ok := e.SummaryCount(head.Body)
 	counted := 0
@@ -154,6 +156,9 @@ func (e *Engine) stated(obs *github.Observation, head *github.Review, b bodyRead
 		}
 		c := max(s.Declared-b.excluded[si], 0)
 		part := fmt.Sprintf("%s (%d)", s.Def.Heading, s.Declared)
+		if s.Def.Kind == SectionUnknown {
+			part = fmt.Sprintf("%q (%d), a section not read", s.Def.Heading, s.Declared)
+		}
 		if x := b.excluded[si]; x > 0 {
 			part += fmt.Sprintf(" less %d confirmation(s) or open thread(s)", x)
 		}

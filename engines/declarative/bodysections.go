@@ -17,6 +17,10 @@ const (
 	SectionDuplicate = "duplicate"
 	// SectionPraise items are never findings ("🔇 Additional comments").
 	SectionPraise = "praise"
+	// SectionUnknown is a "… comments (N)" section no definition names:
+	// its items are not read, and its count is stated in full, so the
+	// engine is not proven until the definition learns it (ST4).
+	SectionUnknown = "unknown"
 )
 
 // BodySectionDef declares one collapsible section of a review body that
@@ -72,6 +76,8 @@ var (
 	boldLineRE = regexp.MustCompile(`^\*\*(.+)\*\*$`)
 	quoteRE    = regexp.MustCompile(`^(?:[ \t]{0,3}>[ \t]?)+`)
 	tagRE      = regexp.MustCompile(`<[^>]{0,200}>`)
+	// An undeclared section that still announces comments.
+	unknownRE = regexp.MustCompile(`(?i)^(.{0,80}\bcomments)\s*\((\d{1,6})\)$`)
 )
 
 // ParseBodySections reads the declared sections of a review body by their
@@ -141,6 +147,8 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 				closeSection()
 				out = append(out, BodySection{Def: d, Declared: n})
 				cur = &open{idx: len(out) - 1, depth: depth}
+			} else if d, n, ok := unknownSection(sum); ok && cur == nil {
+				out = append(out, BodySection{Def: d, Declared: n})
 			} else if cur != nil {
 				switch m := item2026RE.FindStringSubmatch(sum); {
 				case cur.bold && depth <= cur.depth && m == nil:
@@ -167,6 +175,8 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 				closeSection()
 				out = append(out, BodySection{Def: d, Declared: n})
 				cur = &open{idx: len(out) - 1, depth: depth + 1, bold: true}
+			} else if d, n, ok := unknownSection(m[1]); ok && cur == nil {
+				out = append(out, BodySection{Def: d, Declared: n})
 			} else if item != nil {
 				text.WriteString(line + "\n")
 			}
@@ -219,6 +229,20 @@ func matchSection(s string, defs []BodySectionDef) (BodySectionDef, int, bool) {
 		}
 	}
 	return BodySectionDef{}, 0, false
+}
+
+// unknownSection reads "🛠️ Refactor comments (2)", a section that
+// announces comments under a heading no definition names.
+func unknownSection(s string) (BodySectionDef, int, bool) {
+	m := unknownRE.FindStringSubmatch(strings.TrimSpace(tagRE.ReplaceAllString(s, "")))
+	if m == nil {
+		return BodySectionDef{}, 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil || n == 0 {
+		return BodySectionDef{}, 0, false
+	}
+	return BodySectionDef{Heading: strings.TrimSpace(m[1]), Kind: SectionUnknown}, n, true
 }
 
 func lineRange(a, b string) (start, line int) {

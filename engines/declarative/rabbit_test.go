@@ -376,3 +376,15 @@ func TestParseDefinitions_bodySectionsAndNoticeFieldsAreValidated(t *testing.T) 
 		})
 	}
 }
+
+// ST4: a body section that announces comments under a heading the
+// definition does not know is not read, and its count is stated in full:
+// never clean until the definition learns it.
+func TestRule_ST4_unknownCommentSectionIsStatedNotIgnored(t *testing.T) {
+	c := builtin(t, "coderabbit")
+	body := "**Actionable comments posted: 0**\n\n<details>\n<summary>🛠️ Refactor suggestion comments (2)</summary><blockquote>\n\n<details>\n<summary>x.go (2)</summary><blockquote>\n\n`3-4`: **One.**\n\n</blockquote></details>\n\n</blockquote></details>\n\n<details>\n<summary>📒 Files selected for processing (20)</summary>\n\n</details>"
+	v := c.Observe(headReview(body), engines.Env{})
+	if len(v.Findings) != 0 || v.Stated == nil || v.Stated.N != 2 || !strings.Contains(v.Stated.Source, "a section not read") {
+		t.Fatalf("findings %+v stated %+v", v.Findings, v.Stated)
+	}
+}
