@@ -202,10 +202,12 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.Quota = &loop.QuotaNotice{At: note.at, Wait: note.wait, Text: note.text}
 	case note.kind == noticeUnproven:
 		v.Material, v.MaterialNote = loop.MaterialUnproven, fmt.Sprintf("%s did not review: %s", e.def.Name, note.text)
+	case note.kind == noticeError:
+		// The engine's own words first (09-…: "Review failed: Failed to
+		// post review comments"), over the check run's conclusion.
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, note.text)
 	case engines.CheckErrored(cr):
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("check run %q concluded %s", cr.Name, strings.ToLower(cr.Conclusion))
-	case note.kind == noticeError:
-		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, note.text)
 	case head != nil && e.errorPhrase(head.Body) != "":
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, e.errorPhrase(head.Body))
 	default:
