@@ -517,8 +517,8 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.LowConfidence != 0 && engine != Copilot {
 		bad(".low_confidence: only copilot suppresses findings")
 	}
-	if r.Quota && engine != CodeRabbit && engine != Gemini {
-		bad(".quota: only coderabbit and gemini post quota notices")
+	if r.Quota && engine == Claude {
+		bad(".quota: claude posts no quota notice")
 	}
 	if r.Wait != 0 && (engine != CodeRabbit || !r.Quota) {
 		bad(".wait: only a coderabbit quota round states a wait")
