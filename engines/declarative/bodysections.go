@@ -125,7 +125,11 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 		cur, group = nil, ""
 	}
 	for _, raw := range strings.Split(body, "\n") {
-		line := strings.TrimSpace(quoteRE.ReplaceAllString(strings.TrimRight(raw, "\r"), ""))
+		// Markers are read on the trimmed line; the item keeps the line as
+		// written (less its blockquote prefix), so code in a suggestion
+		// block keeps its indentation.
+		kept := quoteRE.ReplaceAllString(strings.TrimRight(raw, "\r"), "")
+		line := strings.TrimSpace(kept)
 		// Code fences inside an item are prose: no markers are read there.
 		if f := fenceOf(line); f != "" || fence != "" {
 			if fence == "" {
@@ -134,7 +138,7 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 				fence = ""
 			}
 			if item != nil {
-				text.WriteString(line + "\n")
+				text.WriteString(kept + "\n")
 			}
 			continue
 		}
@@ -166,7 +170,7 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 					group = groupRE.FindStringSubmatch(sum)[1]
 				default:
 					if item != nil {
-						text.WriteString(line + "\n")
+						text.WriteString(kept + "\n")
 					}
 				}
 			}
@@ -178,7 +182,7 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 			} else if d, n, ok := unknownSection(m[1]); ok && cur == nil {
 				out = append(out, BodySection{Def: d, Declared: n})
 			} else if item != nil {
-				text.WriteString(line + "\n")
+				text.WriteString(kept + "\n")
 			}
 		} else if cur != nil {
 			if m := itemHeadRE.FindStringSubmatch(line); m != nil && !(item != nil && item.Path != "" && group == "" && !strings.Contains(text.String(), "`:")) {
@@ -189,9 +193,9 @@ func ParseBodySections(body string, defs []BodySectionDef) []BodySection {
 				item.StartLine, item.Line = lineRange(m[1], m[2])
 				item.Path = trimRange(group, m[1], m[2])
 				item.Title = firstBold(m[3])
-				text.WriteString(line + "\n")
+				text.WriteString(kept + "\n")
 			} else if item != nil {
-				text.WriteString(line + "\n")
+				text.WriteString(kept + "\n")
 			}
 		}
 		depth -= closes
