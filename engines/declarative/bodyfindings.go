@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/github"
@@ -77,10 +78,20 @@ func bodyID(engine string, review int64, section string, it BodyItem, title stri
 	return fmt.Sprintf("%s-%d-%s", engine, review, hex.EncodeToString(h[:4]))
 }
 
+// negationRE marks a title that says a concern is NOT addressed: it is
+// never read as a confirmation ("Previous concern not addressed",
+// "Still unresolved").
+var negationRE = regexp.MustCompile(`(?i)\b(not|still|remains?|yet|never|no longer|isn't|wasn't|hasn't|unaddressed|unresolved|partially)\b`)
+
+// confirms reports whether a duplicate item's title confirms an earlier
+// concern was dealt with: one of the phrases as whole words, and no
+// negation. When unsure it is a finding.
 func confirms(title string, phrases []string) bool {
-	t := strings.ToLower(title)
+	if negationRE.MatchString(title) {
+		return false
+	}
 	for _, p := range phrases {
-		if strings.Contains(t, strings.ToLower(p)) {
+		if p = strings.TrimSpace(p); p != "" && regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(p)+`\b`).MatchString(title) {
 			return true
 		}
 	}

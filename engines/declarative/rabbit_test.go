@@ -388,3 +388,23 @@ func TestRule_ST4_unknownCommentSectionIsStatedNotIgnored(t *testing.T) {
 		t.Fatalf("findings %+v stated %+v", v.Findings, v.Stated)
 	}
 }
+
+// A duplicate is a confirmation only when its title says the concern was
+// dealt with, as whole words and without a negation; otherwise it counts.
+func TestRule_S6_duplicateConfirmationsNeedAPlainConfirmation(t *testing.T) {
+	phrases := []string{"concern addressed", "addressed", "resolved", "lgtm"}
+	for title, want := range map[string]bool{
+		"Previous review concern addressed.":       true,
+		"LGTM! Coordinate conversion is correct.":  true,
+		"Previous concern not addressed.":          false,
+		"Unresolved race in the cache.":            false,
+		"Still divides by zero.":                   false,
+		"The resolved path is never cleaned up.":   false,
+		"Error path remains unaddressed.":          false,
+		"Consider resolving the import order nit.": false,
+	} {
+		if got := confirms(title, phrases); got != want {
+			t.Errorf("%q: confirmation %v, want %v", title, got, want)
+		}
+	}
+}
