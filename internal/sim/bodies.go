@@ -338,3 +338,7 @@ const CodeRabbitFailed = "<!-- This is an auto-generated comment: summarize by c
 // GeminiQuota is Gemini's daily-quota notice, an issue comment answering
 // the command (gemini/05-…).
 const GeminiQuota = "> [!WARNING]\n> You have reached your daily quota limit. Please wait up to 24 hours and I will start processing your requests again!"
+
+// GeminiUnsupported is Gemini's note when it cannot review the PR's file
+// types (gemini/07-…): no review follows.
+const GeminiUnsupported = "> [!NOTE]\n> Gemini is unable to generate a review for this pull request due to the file types involved not being currently supported."

@@ -458,6 +458,12 @@ func (b *bot) completeGemini(j *job, r Round) {
 		b.w.recordQuota(Gemini, 24*time.Hour)
 		return
 	}
+	if r.Unsupported {
+		// Only unsupported file types changed: a note, and no review ever
+		// (gemini/07-…).
+		b.issueComment(GeminiLogin, GeminiUnsupported)
+		return
+	}
 	fs := b.evaluate(j)
 	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }

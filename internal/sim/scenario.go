@@ -131,6 +131,10 @@ type Round struct {
 	// Skipped is CodeRabbit's "Review skipped" status comment (auto reviews
 	// disabled) with a successful check run and no review (06-…).
 	Skipped bool `yaml:"skipped"`
+	// Unsupported is Gemini's "[!NOTE] Gemini is unable to generate a
+	// review for this pull request due to the file types involved" issue
+	// comment, and no review (gemini/07-…).
+	Unsupported bool `yaml:"unsupported"`
 }
 
 // Finding is one scripted finding.
@@ -526,20 +530,23 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.Wait < 0 {
 		bad(".wait: must not be negative")
 	}
+	if r.Unsupported && engine != Gemini {
+		bad(".unsupported: only gemini posts the unsupported-files note")
+	}
 	if r.Skipped && engine != CodeRabbit {
 		bad(".skipped: only coderabbit posts \"Review skipped\"")
 	}
 	modes := 0
-	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped} {
+	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		bad(": clean, error, hang, trap, ignore, quota and skipped exclude each other")
+		bad(": clean, error, hang, trap, ignore, quota, skipped and unsupported exclude each other")
 	}
 	if modes > 0 && len(r.Findings) > 0 {
-		bad(": findings with clean, error, hang, trap, ignore, quota or skipped")
+		bad(": findings with clean, error, hang, trap, ignore, quota, skipped or unsupported")
 	}
 	for i, f := range r.Findings {
 		fw := fmt.Sprintf(".findings[%d]", i)
