@@ -21,6 +21,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
+	prepareDir := fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -36,6 +37,9 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		return err
 	}
 	cfg.DryRun = cfg.DryRun || *dry
+	if *prepareDir != "" {
+		cfg.Mode, cfg.ArtifactDir = ModePrepare, *prepareDir
+	}
 	res, err := Run(ctx, Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {

@@ -3,6 +3,8 @@ package action
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +57,10 @@ type Config struct {
 	AuthorEmail       string
 	DryRun            bool
 	Version           string
+	// Mode is single, or prepare or publish for the two jobs of hardened
+	// mode (TB1); ArtifactDir is where prepare writes and publish reads.
+	Mode        string
+	ArtifactDir string
 
 	// Actions context.
 	EventName   string
@@ -83,7 +89,7 @@ var inputNames = []string{
 	"fixer-timeout", "judge-command", "anthropic-api-key", "judge-model",
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
-	"version",
+	"version", "mode", "artifact-dir",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -160,6 +166,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AuthorEmail:          in("commit-author-email", "41898282+github-actions[bot]@users.noreply.github.com"),
 		DryRun:               boolean("dry-run"),
 		Version:              in("version", ""),
+		Mode:                 in("mode", ModeSingle),
+		ArtifactDir:          in("artifact-dir", ""),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -210,6 +218,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions or command", c.Fixer))
+	}
+	switch c.Mode {
+	case ModeSingle, ModePrepare, ModePublish:
+	default:
+		errs = append(errs, fmt.Errorf("input mode: %q is not single, prepare or publish", c.Mode))
+	}
+	if c.ArtifactDir == "" {
+		c.ArtifactDir = filepath.Join(orDefault(getenv("RUNNER_TEMP"), os.TempDir()), "review-loop-prepared")
 	}
 	switch c.NonBlocking {
 	case "report", "issue":

@@ -14,6 +14,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -33,6 +34,8 @@ type prCycle struct {
 	comment  *github.IssueComment // our status comment, nil before the first save
 	claim    string               // this run's claim token in the status comment
 	readOnly bool                 // the token may not write to the PR: report only
+	prepared *prepared.Decisions  // publish mode: the prepare job's decisions
+	patch    []byte               // publish mode: the prepare job's checked patch
 	selected []engines.Engine
 	env      engines.Env
 	views    []loop.EngineView
@@ -55,8 +58,8 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
 	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
 	defer r.gha.EndGroup()
-	err := c.run(ctx)
-	if errors.Is(err, errLostRace) {
+	err := c.start(ctx)
+	if errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale) {
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
@@ -101,6 +104,14 @@ func (c *prCycle) run(ctx context.Context) error {
 	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
 	c.res.Plan = c.plan
 	c.logPlan()
+	switch {
+	case c.cfg.Mode == ModePrepare:
+		return c.prepare(ctx, judges)
+	case c.prepared != nil:
+		if err := c.checkPrepared(); err != nil {
+			return err
+		}
+	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
 		c.res.State, c.res.Outputs = c.st, c.outputs()
@@ -126,7 +137,7 @@ func (c *prCycle) run(ctx context.Context) error {
 		return nil
 	}
 	actErr := c.act(ctx)
-	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {
+	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) || errors.Is(actErr, errPreparedStale) {
 		return actErr
 	}
 	if actErr != nil {
@@ -408,6 +419,9 @@ func (c *prCycle) observeEngines() {
 // judgeAll asks the judge about prose-only engines where the loop needs a
 // verdict (J1, cached per SHA: J4).
 func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
+	if c.prepared != nil {
+		return c.prepared.Judges, nil // the publish job runs no judge command
+	}
 	out := map[string]loop.JudgeResult{}
 	for _, v := range c.views {
 		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {

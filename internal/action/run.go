@@ -157,6 +157,13 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Wake: wake}
+	if cfg.Mode == ModePrepare {
+		// The artifact always exists, so the upload and the publish job's
+		// download work even when this run prepares nothing.
+		if err := markPrepared(cfg); err != nil {
+			return res, err
+		}
+	}
 	if wake.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
 		return res, nil

@@ -84,7 +84,35 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 		return fmt.Errorf("updating the status comment: %w", err)
 	}
 	c.comment.Body = body
+	if verify {
+		return c.checkClaim(ctx)
+	}
 	return nil
+}
+
+// checkClaim re-reads the status comment after a checked write: a run
+// whose check passed at the same moment may have written just after us,
+// and the comment then carries its claim, not ours. The run that reads
+// another claim stops (errLostRace); the last writer goes on.
+func (c *prCycle) checkClaim(ctx context.Context) error {
+	cur, err := c.gh.GetIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID)
+	if err != nil {
+		return fmt.Errorf("re-reading the status comment after the claim: %w", err)
+	}
+	if claimOf(cur.Body) != c.claim {
+		return errLostRace
+	}
+	return nil
+}
+
+// claimOf returns the claim token in a status comment body, or "".
+func claimOf(body string) string {
+	i := strings.LastIndex(body, claimMarker)
+	if i < 0 {
+		return ""
+	}
+	token, _, _ := strings.Cut(body[i+len(claimMarker):], " -->")
+	return token
 }
 
 // degradeReadOnly turns a token that may not write to the PR (a read-only
