@@ -166,6 +166,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
 	}
+	rows = loop.WithSources(rows, byID)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
@@ -335,6 +336,11 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 			if pushed && f.ThreadID != "" {
 				threads = append(threads, f.ThreadID)
 			}
+			if pushed {
+				// DD1: every engine that flagged the defect hears it was fixed.
+				c.replySources(ctx, f, "Fixed together with "+f.ID+" (the same defect, flagged by "+strings.Join(loop.FlaggedBy(f), ", ")+").")
+				threads = append(threads, loop.SourceThreads(f)...)
+			}
 		case fix.OutcomeOutdated, fix.OutcomeDisagreed:
 			if r.Reply != "" && f.CommentID != 0 {
 				c.reply(ctx, f, r.Reply)
@@ -342,6 +348,8 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 				if f.ThreadID != "" {
 					threads = append(threads, f.ThreadID)
 				}
+				c.replySources(ctx, f, r.Reply)
+				threads = append(threads, loop.SourceThreads(f)...)
 			}
 		}
 	}
@@ -419,6 +427,15 @@ func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, by
 	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", pushed, strings.Join(lines, "\n"))
 	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body); err != nil {
 		c.gha.Warningf("review-loop: replying to the fixed review-body findings: %v", err)
+	}
+}
+
+// replySources answers the source comments merged into f (DD1).
+func (c *prCycle) replySources(ctx context.Context, f loop.Finding, body string) {
+	for _, s := range f.Sources {
+		if s.CommentID != 0 {
+			c.reply(ctx, loop.Finding{ID: s.ID, CommentID: s.CommentID}, body)
+		}
 	}
 }
 

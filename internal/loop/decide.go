@@ -533,6 +533,8 @@ func (d *decider) tree(progress bool) {
 			}
 		}
 	}
+	// DD1: one defect flagged by several engines is one finding.
+	fresh = Dedup(fresh)
 	if len(fresh) > 0 {
 		switch {
 		case cfg.CopilotOnly && s.Iteration >= cfg.MaxIterations:

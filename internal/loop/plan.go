@@ -137,6 +137,10 @@ const (
 	OutcomeDisagreed        = "disagreed"
 	OutcomeSkipped          = "skipped"
 	OutcomeNonBlocking      = "non-blocking"
+	// OutcomeDuplicate is the row of a source comment merged into another
+	// finding as the same defect (DD1): it shares that finding's fix and
+	// counts toward no total.
+	OutcomeDuplicate = "duplicate"
 )
 
 // Comment is the PR's last conversation comment, for T5.

@@ -108,6 +108,9 @@ type Finding struct {
 	// means a cross-file finding (Tier 3).
 	Locations []string
 	Withdrawn bool
+	// Sources are the other engines' comments merged into this finding as
+	// the same defect (DD1); empty for a finding flagged by one engine.
+	Sources []SourceRef
 }
 
 // Verdict is one verdict-bearing review body (or tracking comment) of an engine.

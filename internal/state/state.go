@@ -198,6 +198,9 @@ type TriageRow struct {
 	// Key is the no-progress key (engine finding key or category).
 	Key   string `json:"key,omitempty"`
 	Cycle int    `json:"cycle"`
+	// FlaggedBy lists the engines whose comments were merged into this
+	// row's finding as one defect (DD1); empty when one engine flagged it.
+	FlaggedBy []string `json:"flagged_by,omitempty"`
 }
 
 // Approval is a maintainer's `approve <id> [direction]` command (TR2).
