@@ -32,6 +32,7 @@ func (c *prCycle) act(ctx context.Context) error {
 		}
 		c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
 	}
+	c.answerRecalled(ctx)
 	switch c.plan.Action {
 	case loop.ActionTrigger:
 		c.triggerAll(ctx, c.plan.Triggers)
@@ -182,7 +183,8 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		}
 		pushed = sha
 	}
-	c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	decided := c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	c.st = loop.RememberWontFix(c.st, decided, c.obs.HeadSHA, c.Now())
 	c.replyBodyFindings(ctx, cyc, byID, pushed)
 	if pushed != "" {
 		c.retrigger(ctx, pushed)
@@ -326,8 +328,19 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 // replyAndResolve posts replies one after another (E7) and resolves the
 // threads of fixed, outdated and disagreed findings in one request (E6);
 // Tier 3 and escalated threads stay open.
-func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) {
+//
+// It returns the cycle's DISAGREE decisions with the URL of the reply
+// that gave each rationale, for the won't-fix memory (WF1).
+func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) []loop.WontFixDecision {
 	var threads []string
+	var decided []loop.WontFixDecision
+	remember := func(f loop.Finding, reason string, replyID int64) {
+		d := loop.WontFixDecision{Finding: f, Reason: reason}
+		if replyID != 0 && c.obs.URL != "" {
+			d.ReplyURL = fmt.Sprintf("%s#discussion_r%d", c.obs.URL, replyID)
+		}
+		decided = append(decided, d)
+	}
 	replied := map[string]bool{}
 	for _, r := range cyc.Results {
 		f := byID[r.ID]
@@ -343,7 +356,10 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 			}
 		case fix.OutcomeOutdated, fix.OutcomeDisagreed:
 			if r.Reply != "" && f.CommentID != 0 {
-				c.reply(ctx, f, r.Reply)
+				id := c.reply(ctx, f, r.Reply)
+				if r.Outcome == fix.OutcomeDisagreed {
+					remember(f, r.Reply, id)
+				}
 				replied[r.ID] = true
 				if f.ThreadID != "" {
 					threads = append(threads, f.ThreadID)
@@ -358,12 +374,16 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 		if row.Reply == "" || replied[row.FindingID] || f.CommentID == 0 || row.Tier == triage.Tier(3) {
 			continue
 		}
-		c.reply(ctx, f, row.Reply)
+		id := c.reply(ctx, f, row.Reply)
+		if row.Outcome == triage.OutcomeDisagreed {
+			remember(f, row.Reply, id)
+		}
 		if f.ThreadID != "" {
 			threads = append(threads, f.ThreadID)
 		}
 	}
 	c.resolveThreads(ctx, threads)
+	return decided
 }
 
 // resolveThreads resolves threads in one request (E6); a token that may
@@ -439,10 +459,14 @@ func (c *prCycle) replySources(ctx context.Context, f loop.Finding, body string)
 	}
 }
 
-func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
-	if _, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body); err != nil {
+// reply answers a finding's comment and returns the reply's id (0 when
+// it failed, which is reported).
+func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) int64 {
+	id, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body)
+	if err != nil {
 		c.gha.Warningf("review-loop: replying to %s: %v", f.ID, err)
 	}
+	return id
 }
 
 // retrigger asks every engine to review the pushed commit (T7).

@@ -106,6 +106,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
+	c.fillContextHashes(ctx)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
 		return err

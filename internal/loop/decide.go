@@ -30,6 +30,9 @@ type eval struct {
 	judge   JudgeVerdict
 	// cooling: the engine is in its quota cooldown (T8).
 	cooling bool
+	// recalled are findings raised again after a remembered won't-fix
+	// decision (WF1): not active.
+	recalled []*Finding
 }
 
 type decider struct {
@@ -276,6 +279,7 @@ func (d *decider) evaluate(record bool) {
 				}
 			}
 		}
+		d.recall(e)
 		if record {
 			es.Review = string(e.rs)
 			s.EngineStates[v.Engine] = es
@@ -348,6 +352,12 @@ func (d *decider) classify(e *eval) {
 	case e.rs != Done:
 		e.verdict = ""
 	default:
+		if v.Stated != nil && len(e.recalled) > 0 {
+			// WF1: a recalled finding is counted by the engine, not by us.
+			st := *v.Stated
+			st.N -= len(e.recalled)
+			v.Stated = &st
+		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
 	}
 }

@@ -79,6 +79,9 @@ type Plan struct {
 	MarkReady bool
 	// Notices are one-line notices for the report (outside push, not installed...).
 	Notices []string
+	// Recalled are findings raised again after a remembered won't-fix
+	// decision (WF1): not active; those with a Reply are to be answered.
+	Recalled []Recall
 }
 
 // TriggerRequest asks the orchestrator to trigger one engine for one SHA.

@@ -151,6 +151,19 @@ func (w *World) Check(o Outcome) []string {
 			add("no comment by the action contains %q", want)
 		}
 	}
+	for _, want := range x.RepliesContain {
+		found := false
+		for _, t := range snap.Threads {
+			for _, c := range t.Comments {
+				if c.InReplyTo != 0 && strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) && strings.Contains(c.Body, want) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			add("no reply by the action in a review thread contains %q", want)
+		}
+	}
 	if x.Reactions != nil {
 		var got []string
 		for _, r := range w.Fake.Reactions() {

@@ -273,6 +273,9 @@ type Expect struct {
 	// action, other than its status comment, must contain (command
 	// replies).
 	CommentsContain []string `yaml:"comments_contain"`
+	// RepliesContain are texts some reply by the action in a review
+	// thread must contain (E6 answers, WF1 remembered rationales).
+	RepliesContain []string `yaml:"replies_contain"`
 	// Reactions are the reactions the action left on maintainers'
 	// command comments, in order (eyes, +1, confused).
 	Reactions []string `yaml:"reactions"`

@@ -121,6 +121,34 @@ type State struct {
 	Installed map[string]bool `json:"installed,omitempty"`
 	// LargePR is set when the PR is large (H7).
 	LargePR bool `json:"large_pr,omitempty"`
+	// WontFix remembers DISAGREE and won't-fix decisions by an
+	// engine-agnostic fingerprint, so a finding raised again by any engine
+	// on a later head is answered with the earlier rationale (WF1). Added
+	// within version 1: older states decode with none.
+	WontFix []WontFix `json:"wont_fix,omitempty"`
+}
+
+// WontFix is one remembered won't-fix decision (WF1).
+type WontFix struct {
+	// Path, Title (normalised when compared) and Context (a hash of the
+	// code around the flagged lines) are the fingerprint.
+	Path    string `json:"path"`
+	Title   string `json:"title"`
+	Context string `json:"context"`
+	// FindingID, Engine and CommentID name the finding decided on.
+	FindingID string `json:"id"`
+	Engine    string `json:"engine,omitempty"`
+	CommentID int64  `json:"comment_id,omitempty"`
+	// Reason is the decision's rationale; ReplyURL links the reply that
+	// gave it; SHA is the head it was decided on.
+	Reason   string    `json:"reason"`
+	ReplyURL string    `json:"reply_url,omitempty"`
+	SHA      string    `json:"sha,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+	// Answered are the comment ids that raised it again and were answered;
+	// ReraisedBy the engines that raised it again.
+	Answered   []int64  `json:"answered,omitempty"`
+	ReraisedBy []string `json:"reraised_by,omitempty"`
 }
 
 // EngineState is one engine's saved state.
@@ -266,6 +294,13 @@ func (s State) Clone() State {
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
+	if s.WontFix != nil {
+		c.WontFix = make([]WontFix, len(s.WontFix))
+		for i, w := range s.WontFix {
+			w.Answered, w.ReraisedBy = slices.Clone(w.Answered), slices.Clone(w.ReraisedBy)
+			c.WontFix[i] = w
+		}
+	}
 	return c
 }
 
