@@ -56,7 +56,7 @@ func (c *prCycle) fillContextHashes(ctx context.Context) {
 // remembered won't-fix decision again (WF1) with the earlier rationale and
 // its link, resolves their threads (E6) and records them as answered.
 func (c *prCycle) answerRecalled(ctx context.Context) {
-	var answered []loop.Recall
+	var answered []int64
 	var threads []string
 	for _, r := range c.plan.Recalled {
 		if r.Reply == "" {
@@ -65,11 +65,11 @@ func (c *prCycle) answerRecalled(ctx context.Context) {
 		if c.reply(ctx, r.Finding, r.Reply) == 0 {
 			continue
 		}
-		answered = append(answered, r)
+		answered = append(answered, r.Finding.CommentID)
 		if r.Finding.ThreadID != "" {
 			threads = append(threads, r.Finding.ThreadID)
 		}
 	}
 	c.resolveThreads(ctx, threads)
-	c.st = loop.RecordRecalled(c.st, c.plan.Recalled)
+	c.st = loop.RecordRecalled(c.st, c.plan.Recalled, answered)
 }

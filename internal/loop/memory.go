@@ -141,10 +141,10 @@ func RecallReply(m state.WontFix) string {
 	return b + "\n\nIt is not counted as an open finding."
 }
 
-// RecordRecalled records that the recalled findings' comments were
-// answered (WF1), so each is answered once, and which engines raised each
-// decision again, for the hand-back.
-func RecordRecalled(st state.State, rs []Recall) state.State {
+// RecordRecalled records which engines raised each remembered decision
+// again, for the hand-back, and which of the recalled findings' comments
+// were answered (WF1), so that each is answered once.
+func RecordRecalled(st state.State, rs []Recall, answered []int64) state.State {
 	s := st.Clone()
 	for _, r := range rs {
 		i, ok := matchMemory(s.WontFix, r.Finding, false)
@@ -152,7 +152,7 @@ func RecordRecalled(st state.State, rs []Recall) state.State {
 			continue
 		}
 		m := &s.WontFix[i]
-		if r.Finding.CommentID != 0 && !slices.Contains(m.Answered, r.Finding.CommentID) {
+		if id := r.Finding.CommentID; id != 0 && slices.Contains(answered, id) && !slices.Contains(m.Answered, id) {
 			m.Answered = append(m.Answered, r.Finding.CommentID)
 		}
 		if !slices.Contains(m.ReraisedBy, r.Finding.Engine) {

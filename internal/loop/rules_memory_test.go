@@ -53,7 +53,7 @@ func TestRule_WF1_DisagreedFindingRaisedAgainIsRecalledNotActive(t *testing.T) {
 		t.Fatalf("recalled = %+v", p.Recalled)
 	}
 	// Answered once: the next cycle has nothing to reply.
-	st3 := RecordRecalled(st2, p.Recalled)
+	st3 := RecordRecalled(st2, p.Recalled, []int64{9})
 	if w := st3.WontFix[0]; len(w.Answered) != 1 || w.ReraisedBy[0] != "bugbot" {
 		t.Errorf("memory after recall = %+v", w)
 	}
