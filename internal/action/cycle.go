@@ -170,7 +170,7 @@ func (c *prCycle) run(ctx context.Context) error {
 // comment (or may, after an in-job wait).
 func (c *prCycle) acts() bool {
 	switch {
-	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix:
+	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix, loop.RecallsToAnswer(c.plan):
 		return true
 	case c.plan.Action == loop.ActionWait:
 		return c.cfg.InJobWait > 0

@@ -162,3 +162,9 @@ func RecordRecalled(st state.State, rs []Recall, answered []int64) state.State {
 	}
 	return s
 }
+
+// RecallsToAnswer reports whether a plan has recalled findings whose
+// comments are still to be answered (WF1): the cycle then writes.
+func RecallsToAnswer(p Plan) bool {
+	return slices.ContainsFunc(p.Recalled, func(r Recall) bool { return r.Reply != "" })
+}
