@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/review-loop/review-loop/internal/procenv"
 )
 
 // SplitCommand splits a configured command into argv the way a POSIX
@@ -99,35 +101,10 @@ func ExpandPlaceholders(argv, files []string) []string {
 	return out
 }
 
-// tokenVar reports whether an environment variable carries a GitHub or
-// Actions token, which a child process never receives.
-func tokenVar(key string) bool {
-	k := strings.ToUpper(key)
-	switch k {
-	case "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_TOKEN":
-		return true
-	}
-	if !strings.Contains(k, "TOKEN") && !strings.Contains(k, "PAT") {
-		return false
-	}
-	for _, p := range []string{"GITHUB", "GH_", "INPUT_", "ACTIONS_"} {
-		if strings.HasPrefix(k, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// StripTokens returns env without any GitHub or Actions token variable.
+// StripTokens returns the environment a child process gets from env: the
+// one allow-list of procenv.Child (TB1), which keeps no token and no key.
 func StripTokens(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if !tokenVar(k) {
-			out = append(out, kv)
-		}
-	}
-	return out
+	return procenv.Child(env)
 }
 
 // ProcessError is a child command that failed, timed out or could not start.
