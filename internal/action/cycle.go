@@ -10,6 +10,7 @@ import (
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -38,6 +39,9 @@ type prCycle struct {
 	plan     loop.Plan
 	notices  []string
 	res      PRResult
+	// gitBaseline is the checkout's git config and hooks before any
+	// command of this cycle ran; every push is checked against it (TB2).
+	gitBaseline *git.Snapshot
 }
 
 // errLostRace means another run changed the status comment since this one

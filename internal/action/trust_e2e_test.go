@@ -3,6 +3,7 @@ package action_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,37 @@ func TestRule_TB1_TestCommandFindsNoTokenAnywhere(t *testing.T) {
 	}
 	if got := e.fake.HeadSHA("octo", "app", 1); got == e.head {
 		t.Errorf("the fix was not pushed\n%s\n%s", r.stdout, r.stderr)
+	}
+}
+
+// TB2: a test command that adds an insteadOf line to the checkout's git
+// config (to send the push and its credential elsewhere) gets the push
+// refused; the branch on GitHub does not move.
+func TestRule_TB2_ACommandPlantingInsteadOfGetsThePushRefused(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere.git")
+	if out, err := exec.Command("git", "init", "--quiet", "--bare", elsewhere).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	script := filepath.Join(dir, "plant.sh")
+	body := "#!/bin/sh\ngit config url.file://" + elsewhere + ".insteadOf " + e.fake.CloneURL("octo", "app") + "\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]string{"engines": "copilot", "test-command": script}
+	if r := e.run("workflow_dispatch", dispatch("1"), inputs); r.code != 0 {
+		t.Fatalf("dispatch exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r := e.run("pull_request_review", e.copilotSuggestion(t), inputs)
+	if got := e.fake.HeadSHA("octo", "app", 1); got != e.head {
+		t.Fatalf("the fix was pushed despite the planted insteadOf\n%s\n%s", r.stdout, r.stderr)
+	}
+	if out, _ := exec.Command("git", "--git-dir", elsewhere, "for-each-ref").CombinedOutput(); len(out) != 0 {
+		t.Fatalf("the push went elsewhere: %s", out)
+	}
+	if !strings.Contains(r.stdout+r.stderr, "TB2") || !strings.Contains(strings.ToLower(r.stdout+r.stderr), "insteadof") {
+		t.Errorf("no TB2 refusal naming insteadOf:\n%s\n%s", r.stdout, r.stderr)
 	}
 }
