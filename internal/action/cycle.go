@@ -204,6 +204,11 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 	if cmd == nil {
 		return true, nil
 	}
+	if why := c.refuseWithoutWrite(ctx, string(cmd.Kind)); why != "" {
+		c.gha.Warningf("review-loop: %s", why)
+		c.react(ctx, "confused")
+		return true, nil
+	}
 	c.react(ctx, "eyes")
 	now := c.Now()
 	switch cmd.Kind {
