@@ -135,6 +135,17 @@ func (e *ProcessError) Error() string {
 // Unwrap returns the process error.
 func (e *ProcessError) Unwrap() error { return e.Err }
 
+// Public is the error without the command's output: its role, argv and
+// exit status or reason, for records other people read (SC5). The output
+// belongs in the job log only.
+func (e *ProcessError) Public() string {
+	why := e.Err.Error()
+	if e.TimedOut {
+		why = "timed out"
+	}
+	return fmt.Sprintf("%s %q: %s", e.What, strings.Join(e.Argv, " "), why)
+}
+
 // runProcess runs argv in dir with env (tokens stripped) and a timeout
 // (0: none), returning stdout and stderr+stdout for messages.
 func runProcess(ctx context.Context, what, dir string, argv, env []string, timeout time.Duration) (stdout []byte, err error) {
