@@ -60,4 +60,3 @@ func walkErrors(err error, fn func(error)) {
 		walkErrors(u.Unwrap(), fn)
 	}
 }
-
