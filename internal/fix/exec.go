@@ -72,21 +72,20 @@ func SplitCommand(s string) ([]string, error) {
 // ExpandPlaceholders replaces {files}, {dirs} and {packages} in argv: an
 // element that is exactly a placeholder becomes one element per value; a
 // placeholder inside a longer element is replaced by the values joined
-// with spaces. Packages are Go-style relative paths (`./internal/foo`).
+// with spaces. Every value is a ./-prefixed relative path (`./a.go`,
+// `./internal/foo`), so a PR file named like an option (`--x=…`) can
+// never become one (TB5).
 func ExpandPlaceholders(argv, files []string) []string {
-	var dirs, pkgs []string
+	var rel, dirs, pkgs []string
 	for _, f := range files {
+		rel = append(rel, dotSlash(f))
 		d := path.Dir(f)
-		if !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
-			if d == "." {
-				pkgs = append(pkgs, ".")
-			} else {
-				pkgs = append(pkgs, "./"+d)
-			}
+		if !slices.Contains(dirs, dotSlash(d)) {
+			dirs = append(dirs, dotSlash(d))
+			pkgs = append(pkgs, dotSlash(d))
 		}
 	}
-	values := map[string][]string{"{files}": files, "{dirs}": dirs, "{packages}": pkgs}
+	values := map[string][]string{"{files}": rel, "{dirs}": dirs, "{packages}": pkgs}
 	var out []string
 	for _, a := range argv {
 		if v, ok := values[a]; ok {
@@ -99,6 +98,15 @@ func ExpandPlaceholders(argv, files []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// dotSlash prefixes a relative path with ./ ("." stays ".").
+func dotSlash(p string) string {
+	p = path.Clean(p)
+	if p == "." || strings.HasPrefix(p, "/") {
+		return p
+	}
+	return "./" + p
 }
 
 // StripTokens returns the environment a child process gets from env: the
