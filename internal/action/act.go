@@ -196,6 +196,13 @@ func (c *prCycle) gitRunner() *git.Runner {
 // runFixes puts the checkout on the PR head and runs the fix pipeline.
 func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
 	g := c.gitRunner()
+	dropped, err := g.DropPersistedCredentials(ctx)
+	if err != nil {
+		return fix.CycleResult{}, err
+	}
+	if len(dropped) > 0 {
+		c.gha.Warningf("review-loop: removed the credential the checkout persisted in .git/config (%s), where every command could read it; check out with persist-credentials: false", strings.Join(dropped, ", "))
+	}
 	base, err := g.Snapshot(ctx)
 	if err != nil {
 		return fix.CycleResult{}, fmt.Errorf("reading the checkout's git config and hooks: %w", err)

@@ -14,6 +14,7 @@ import (
 // The secrets of one trust-boundary run: every token input gets its own
 // value so a leak names which one escaped.
 var tbSecrets = map[string]string{
+	"github-token":      "ghs_tb1_github_token_secret_7a0",
 	"push-token":        "ghp_tb1_push_token_secret_7a1",
 	"trigger-token":     "ghp_tb1_trigger_token_secret_7a2",
 	"anthropic-api-key": "sk-ant-tb1-anthropic-secret-7a3",
@@ -74,9 +75,12 @@ func (e *e2e) copilotSuggestion(t *testing.T) map[string]any {
 func TestRule_TB1_TestCommandFindsNoTokenAnywhere(t *testing.T) {
 	t.Parallel()
 	e := newE2E(t)
+	// Values no other test uses: the hunter reads every process on the
+	// machine, and other tests' binaries start with e2eToken.
+	e.fake.AddToken(tbSecrets["github-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
 	e.fake.AddToken(tbSecrets["push-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
 	e.fake.AddToken(tbSecrets["trigger-token"], ghfake.Identity{Login: "maintainer", ID: 1001})
-	tokens := []string{e2eToken}
+	var tokens []string
 	for _, v := range tbSecrets {
 		tokens = append(tokens, v)
 	}
@@ -132,5 +136,32 @@ func TestRule_TB2_ACommandPlantingInsteadOfGetsThePushRefused(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout+r.stderr, "TB2") || !strings.Contains(strings.ToLower(r.stdout+r.stderr), "insteadof") {
 		t.Errorf("no TB2 refusal naming insteadOf:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
+
+// TB1: a checkout that persisted its credential (actions/checkout without
+// persist-credentials: false writes an http extraheader into .git/config)
+// has it removed before any command runs: the hunter finds nothing in .git.
+func TestRule_TB1_APersistedCheckoutCredentialIsDroppedBeforeAnyCommand(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const persisted = "ghs_tb1_persisted_checkout_secret_7a4"
+	if out, err := exec.Command("git", "-C", e.workspace, "config", "--local", "http.https://github.com/.extraheader", "AUTHORIZATION: basic "+persisted).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	command, found := writeHunter(t, []string{persisted})
+	inputs := map[string]string{"engines": "copilot", "test-command": command}
+	if r := e.run("workflow_dispatch", dispatch("1"), inputs); r.code != 0 {
+		t.Fatalf("dispatch exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r := e.run("pull_request_review", e.copilotSuggestion(t), inputs)
+	if _, err := os.Stat(found + ".ran"); err != nil {
+		t.Fatalf("the test command never ran: %v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(found); err == nil {
+		t.Errorf("the test command found the token in:\n%s", b)
+	}
+	if got := e.fake.HeadSHA("octo", "app", 1); got == e.head {
+		t.Errorf("the fix was not pushed\n%s\n%s", r.stdout, r.stderr)
 	}
 }

@@ -180,3 +180,59 @@ func redactURL(s string) string {
 	}
 	return s
 }
+
+// DropPersistedCredentials removes the credentials a checkout may have
+// left in the repository's own config, where every command can read them
+// (TB1): http.<url>.extraheader entries (actions/checkout without
+// persist-credentials: false) and user information in remote URLs. It
+// returns the keys it changed. review-loop authenticates its own fetch and
+// push and needs neither.
+func (r *Runner) DropPersistedCredentials(ctx context.Context) ([]string, error) {
+	dir, err := r.commonDir(ctx)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, "config")
+	out, err := r.Run(ctx, "config", "--file", file, "--no-includes", "--list", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("reading the repository's git config: %w", err)
+	}
+	var dropped []string
+	for _, e := range strings.Split(out, "\x00") {
+		k, v, _ := strings.Cut(e, "\n")
+		lk := strings.ToLower(k)
+		switch {
+		case strings.HasPrefix(lk, "http.") && strings.HasSuffix(lk, ".extraheader"):
+			if slices.Contains(dropped, k) {
+				continue
+			}
+			if _, err := r.Run(ctx, "config", "--file", file, "--unset-all", k); err != nil {
+				return dropped, fmt.Errorf("removing the persisted credential %s: %w", k, err)
+			}
+			dropped = append(dropped, k)
+		case strings.HasPrefix(lk, "remote.") && (strings.HasSuffix(lk, ".url") || strings.HasSuffix(lk, ".pushurl")):
+			u, err := url.Parse(v)
+			if err != nil || u.User == nil {
+				continue
+			}
+			u.User = nil
+			if _, err := r.Run(ctx, "config", "--file", file, "--replace-all", k, u.String(), "^"+regexpQuote(v)+"$"); err != nil {
+				return dropped, fmt.Errorf("removing the credential from %s: %w", k, err)
+			}
+			dropped = append(dropped, k)
+		}
+	}
+	return dropped, nil
+}
+
+// regexpQuote escapes s for git config's value pattern (a POSIX ERE).
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

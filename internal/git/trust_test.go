@@ -119,3 +119,29 @@ func TestRule_TB2_TheCredentialIsScopedToTheGitHubHost(t *testing.T) {
 		t.Errorf("the credential is not scoped to the GitHub host: %q", env)
 	}
 }
+
+// TB1: credentials a checkout persisted in .git/config — an http
+// extraheader, user information in the remote URL — are removed.
+func TestRule_TB1_PersistedCheckoutCredentialsAreRemoved(t *testing.T) {
+	t.Parallel()
+	tr, r := newRepo(t)
+	tr.Git(t, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic c2VjcmV0")
+	tr.Git(t, "remote", "set-url", "--push", "origin", "https://x-access-token:ghs_in_url@github.com/o/r.git")
+	dropped, err := r.Git.DropPersistedCredentials(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dropped) != 2 {
+		t.Errorf("dropped %v, want the extraheader and the push URL", dropped)
+	}
+	b, err := os.ReadFile(filepath.Join(tr.Dir, ".git", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "c2VjcmV0") || strings.Contains(string(b), "ghs_in_url") {
+		t.Errorf("a credential is still in .git/config:\n%s", b)
+	}
+	if !strings.Contains(string(b), "pushurl = https://github.com/o/r.git") {
+		t.Errorf("the push URL was not kept without its credential:\n%s", b)
+	}
+}
