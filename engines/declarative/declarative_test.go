@@ -153,7 +153,7 @@ func TestCodeRabbit_signalTransitionsStalenessAndDrift(t *testing.T) {
 	o.CheckRuns[0].Status, o.CheckRuns[0].Title = "COMPLETED", "Review completed"
 	o.Reviews = []github.Review{
 		{DatabaseID: 1, Author: rabbit(), CommitSHA: "sha1", SubmittedAt: t0.Add(-time.Hour), Body: "**Actionable comments posted: 1**"},
-		{DatabaseID: 2, Author: github.Actor{Login: "coderabbitai[bot]"}, CommitSHA: "sha2", SubmittedAt: t0, Body: "**Actionable comments posted: 1**"},
+		{DatabaseID: 2, Author: github.Actor{Login: "coderabbitai[bot]", IsBot: true}, CommitSHA: "sha2", SubmittedAt: t0, Body: "**Actionable comments posted: 1**"},
 	}
 	body := "_⚠️ Potential issue_ | _🟠 Major_\n\n**Fix it.**\n\n<!-- cr-comment:v1:abc123 -->"
 	o.Threads = []github.Thread{thread(rabbit(), 10, 1, "sha1", 3, body), thread(rabbit(), 20, 2, "sha2", 5, body)}
@@ -329,5 +329,32 @@ func TestRule_IN2_unseenDeclarativeEngineLeavesTheDefaultSetButNamedIsAttempted(
 	v := g.Observe(o, engines.Env{})
 	if !v.Installed || !v.TriggerAvailable || v.Signal != loop.SignalNone {
 		t.Fatalf("%+v, want an installed view ready to trigger", v)
+	}
+}
+
+// IN7: a declarative engine's findings are its bot's only, unless the
+// definition opts in to a user account.
+func TestRule_IN7_DeclarativeUserAuthorsOnlyWhenOptedIn(t *testing.T) {
+	doc := func(optIn string) []byte {
+		return []byte("engines:\n  - name: inhouse\n    author: {logins: [review-service], id: 4242}\n" + optIn)
+	}
+	user := github.Actor{Login: "review-service", DatabaseID: 4242}
+	obs := &github.Observation{HeadSHA: "sha1",
+		Threads: []github.Thread{{NodeID: "T", Path: "x.go", Line: 3, Comments: []github.ReviewComment{{DatabaseID: 10, Author: user, Body: "Bug."}}}}}
+	for _, tc := range []struct {
+		optIn string
+		want  int
+	}{{"", 0}, {"    allow_user_author: true\n", 1}} {
+		ds, err := ParseDefinitions(doc(tc.optIn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(ds[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(e.Observe(obs, engines.Env{}).Findings); got != tc.want {
+			t.Errorf("allow_user_author %q: %d findings by the user account, want %d", strings.TrimSpace(tc.optIn), got, tc.want)
+		}
 	}
 }

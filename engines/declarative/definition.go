@@ -23,6 +23,10 @@ type Definition struct {
 	Name string `yaml:"name"`
 	// Author is the engine's bot account: logins (either spelling) and/or id.
 	Author AuthorDef `yaml:"author"`
+	// AllowUserAuthor lets a non-bot account be the engine (IN7). By default
+	// only a bot with the author's login (and id, when known) is the engine,
+	// so a user who registers the engine's login cannot post its findings.
+	AllowUserAuthor bool `yaml:"allow_user_author"`
 	// CheckRun is the name of the engine's check run; empty means none, and
 	// completion is then a review on the head SHA.
 	CheckRun string `yaml:"check_run"`
@@ -70,7 +74,7 @@ type SeverityMarker struct {
 
 var (
 	nameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys = []string{"name", "author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases"}
+	fieldKeys = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other

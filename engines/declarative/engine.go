@@ -40,7 +40,7 @@ func New(d Definition) (*Engine, error) {
 	if errs := d.validate(); len(errs) > 0 {
 		return nil, fmt.Errorf("engine %q: %w", d.Name, errs[0])
 	}
-	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID}}
+	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID, AllowUsers: d.AllowUserAuthor}}
 	for _, m := range d.SeverityMarkers {
 		e.severities = append(e.severities, severityRE{regexp.MustCompile(m.Pattern), loop.Severity(m.Severity)})
 	}

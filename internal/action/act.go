@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/fix"
@@ -35,6 +36,9 @@ func (c *prCycle) act(ctx context.Context) error {
 	case loop.ActionTrigger:
 		c.triggerAll(ctx, c.plan.Triggers)
 	case loop.ActionWait:
+		if !c.plan.WakeAt.IsZero() {
+			c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", c.plan.WakeAt.UTC().Format(time.RFC3339), c.plan.Why))
+		}
 		return c.waitInJob(ctx)
 	case loop.ActionFix:
 		return c.fixCycle(ctx)
@@ -80,6 +84,13 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 	}
 	pr := engines.PRRef{Owner: c.owner, Repo: c.repo, Number: c.number, UserToken: userToken}
 	id, err := e.Trigger(ctx, gh, pr)
+	if q := quotaOf(err, c.Now()); q != nil {
+		// T8: a quota refusal is not retried and is no engine error; the
+		// loop cools the engine down (loop.RecordTriggers).
+		c.Log.Warn("trigger refused for a quota; cooling down", "engine", req.Engine, "err", err)
+		res.Quota = q
+		return res
+	}
 	if errors.Is(err, engines.ErrTriggerUnavailable) {
 		// The engine reviews pushes by itself; the loop waits for that run.
 		c.Log.Info("trigger unavailable; relying on the engine's automatic run", "engine", req.Engine)
@@ -93,6 +104,10 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 		}
 		c.waited += c.TriggerRetryDelay
 		if id, err = e.Trigger(ctx, gh, pr); err != nil {
+			if q := quotaOf(err, c.Now()); q != nil {
+				res.Quota = q
+				return res
+			}
 			res.Err = err.Error()
 			c.gha.Warningf("review-loop: triggering %s failed twice: %v", req.Engine, err)
 			return res
@@ -100,6 +115,16 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 	}
 	res.SignalID = id
 	return res
+}
+
+// quotaOf is the quota notice of a trigger refused for a usage, rate or
+// quota limit (T8), nil for any other outcome.
+func quotaOf(err error, now time.Time) *loop.QuotaNotice {
+	var q *engines.QuotaError
+	if !errors.As(err, &q) {
+		return nil
+	}
+	return &loop.QuotaNotice{At: now, Wait: q.Wait, Text: q.Text}
 }
 
 // fixCycle triages the plan's findings, fixes Tier 1 and approved Tier 2
@@ -391,7 +416,7 @@ func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
 
 // retrigger asks every engine to review the pushed commit (T7).
 func (c *prCycle) retrigger(ctx context.Context, sha string) {
-	reqs := loop.RetriggerAfterPush(c.st, c.views, sha, c.loopCfg)
+	reqs := loop.RetriggerAfterPushAt(c.st, c.views, sha, c.loopCfg, c.Now())
 	c.triggerAll(ctx, reqs)
 }
 

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +43,8 @@ type prCycle struct {
 	// gitBaseline is the checkout's git config and hooks before any
 	// command of this cycle ran; every push is checked against it (TB2).
 	gitBaseline *git.Snapshot
+	// lost says why a loop's state could not be found or read (SC3).
+	lost string
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -72,6 +75,9 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.load(); err != nil {
 		return err
 	}
+	if err := c.failClosed(); err != nil {
+		return err
+	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
 		return nil
@@ -88,6 +94,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.selectEngines(ctx); err != nil {
 		return err
 	}
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
@@ -165,10 +172,25 @@ func (c *prCycle) observe(ctx context.Context) error {
 
 // load finds our status comment (by marker AND author) and decodes the
 // state; a state comment written by anyone else is ignored and reported.
+//
+// SC4: the earliest state comment by our identity is the state; later ones
+// carrying the marker (a second run's, or a copy) are reported on the
+// status comment and never adopted. SC3: when a loop existed but its state
+// cannot be read (our own comment's state is unreadable), or the
+// observation could not read every issue comment and no state was found
+// in those it read, the cycle fails closed: only `reset` starts over, in
+// our own comment when there is one.
 func (c *prCycle) load() error {
 	c.st = state.New()
-	for i := range c.obs.IssueComments {
-		ic := &c.obs.IssueComments[i]
+	comments := slices.Clone(c.obs.IssueComments)
+	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
+		if d := a.CreatedAt.Compare(b.CreatedAt); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.DatabaseID, b.DatabaseID)
+	})
+	for i := range comments {
+		ic := &comments[i]
 		st, found, err := state.Decode(ic.Body)
 		if !found {
 			continue
@@ -178,19 +200,41 @@ func (c *prCycle) load() error {
 				ic.Author.Login, ic.DatabaseID, c.obs.ViewerLogin)
 			continue
 		}
+		if c.comment != nil {
+			msg := fmt.Sprintf("comment %d also carries a review-loop state; the earliest one, comment %d, is the state and the other is ignored (SC4)", ic.DatabaseID, c.comment.DatabaseID)
+			c.gha.Warningf("review-loop: %s", msg)
+			c.notices = append(c.notices, msg)
+			continue
+		}
 		var newer *state.NewerVersionError
 		if errors.As(err, &newer) {
 			return fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
 		}
 		c.comment = ic
 		if err != nil {
-			c.gha.Warningf("review-loop: the state in status comment %d is unreadable (%v); starting a new loop there", ic.DatabaseID, err)
-			c.st = state.New()
+			c.lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
 			continue
 		}
 		c.st = st
 	}
+	if c.comment == nil && !c.obs.IssueCommentsComplete {
+		c.lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
+	}
 	return nil
+}
+
+// failClosed is rule SC3: a loop whose state is lost or unreadable is
+// never silently replaced by a new one. Only `reset` goes on; everything
+// else stops here, writing nothing, with an error naming the way out.
+func (c *prCycle) failClosed() error {
+	if c.lost == "" {
+		return nil
+	}
+	if c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset {
+		c.notices = append(c.notices, "reset: "+c.lost+"; a new loop starts")
+		return nil
+	}
+	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, c.lost, c.cfg.TriggerPhrase)
 }
 
 func sameLogin(a, b string) bool {
@@ -257,6 +301,7 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 // (status, stop, and decisions on a loop that is not running).
 func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.selectEnginesQuiet()
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
@@ -340,7 +385,7 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 // reads its install and its traps there).
 func (c *prCycle) engineEnv() engines.Env {
 	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
-		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles))}
+		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles)), Triggers: engineTriggers(c.st)}
 	for _, f := range c.obs.WorkflowFiles {
 		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// commandPayload is an issue_comment event for a command comment.
-func commandPayload(id int64, login, association, body string) map[string]any {
+// commentBy is an issue_comment event for a command comment.
+func commentBy(id int64, login, association, body string) map[string]any {
 	return map[string]any{
 		"action":     "created",
 		"issue":      map[string]any{"number": 1, "pull_request": map[string]any{"url": "x"}},
@@ -37,7 +37,7 @@ func TestRule_TB3_TriageAndReadRolesCannotCommandWrites(t *testing.T) {
 		}
 		cid, _ := w.fake.AddIssueComment("octo", "app", 1, tc.login, tc.association, tc.body)
 		w.fake.ResetRequests()
-		if _, err := w.cycle("issue_comment", commandPayload(cid, tc.login, tc.association, tc.body), nil); err != nil {
+		if _, err := w.cycle("issue_comment", commentBy(cid, tc.login, tc.association, tc.body), nil); err != nil {
 			t.Fatal(err)
 		}
 		var mine []string
@@ -72,7 +72,7 @@ func TestRule_TB3_TriageAndReadRolesCannotCommandWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	cid, _ := w.fake.AddIssueComment("octo", "app", 1, "keeper", "COLLABORATOR", "@review-loop stop")
-	if _, err := w.cycle("issue_comment", commandPayload(cid, "keeper", "COLLABORATOR", "@review-loop stop"), nil); err != nil {
+	if _, err := w.cycle("issue_comment", commentBy(cid, "keeper", "COLLABORATOR", "@review-loop stop"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := statusState(t, w.fake); st.Status == before.Status {

@@ -180,6 +180,16 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if len(prs) == 0 && wake.RunNamesNoPR() {
+		// A comment-triggered run (Claude after "@claude review once")
+		// names no PR and its head is the default branch's: visit the
+		// live loops as the sweep does; each claims the run only if it
+		// matches its own trigger (readWorkflowRuns).
+		wake.Kind = event.KindSweep
+		if prs, err = r.prsOf(ctx, wake); err != nil {
+			return res, err
+		}
+	}
 	var errs []error
 	for _, n := range prs {
 		pr, err := r.cycle(ctx, wake, n)

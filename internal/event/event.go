@@ -131,6 +131,8 @@ type Wake struct {
 	Engines []string
 	// Reason says in one line why the wake is ignored, or what woke us.
 	Reason string
+	// WorkflowRun is the run a workflow_run wake reports; nil otherwise.
+	WorkflowRun *WorkflowRun
 }
 
 // NeedsLookup reports whether the caller must find the PRs of HeadSHA
@@ -338,6 +340,7 @@ func parseWorkflowRun(payload []byte, cfg Config) (Wake, error) {
 	default:
 		w.PRs = prNumbers(run.PullRequests)
 		w.Reason = fmt.Sprintf("workflow %q completed (%s) on %s", name, orUnknown(run.GetConclusion()), short(w.HeadSHA))
+		w.WorkflowRun = workflowRunOf(ev.GetWorkflow(), run)
 	}
 	return w, nil
 }

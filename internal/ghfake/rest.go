@@ -55,6 +55,7 @@ func buildMux() {
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/comments", listReviewComments)
 	h("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", listCheckRuns)
+	h("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", listWorkflowRuns)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 	})

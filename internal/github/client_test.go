@@ -48,7 +48,12 @@ func (s *syncBuffer) String() string {
 // it whose traffic is recorded for contract checks.
 func setup(t *testing.T, mod func(*github.Options)) *env {
 	t.Helper()
-	f := ghfake.New(ghfake.Options{SchemaPath: contract.SchemaPath()})
+	return setupFake(t, ghfake.New(ghfake.Options{SchemaPath: contract.SchemaPath()}), mod)
+}
+
+// setupFake is setup on a fake the test built (with its own clock).
+func setupFake(t *testing.T, f *ghfake.Fake, mod ...func(*github.Options)) *env {
+	t.Helper()
 	t.Cleanup(f.Close)
 	f.AddToken(token, ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true, Association: "NONE"})
 	if err := f.AddRepo("o", "r", "main"); err != nil {
@@ -63,8 +68,10 @@ func setup(t *testing.T, mod func(*github.Options)) *env {
 	opts := github.Options{Token: token, APIURL: f.URL(), GraphQLURL: f.GraphQLURL(),
 		HTTPClient: &http.Client{Transport: rec}, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Timeout: 30 * time.Second, MaxRetries: 2, RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second}
-	if mod != nil {
-		mod(&opts)
+	for _, m := range mod {
+		if m != nil {
+			m(&opts)
+		}
 	}
 	c, err := github.New(opts)
 	if err != nil {
@@ -133,7 +140,7 @@ func TestObserveReadsEverythingInOneQuery(t *testing.T) {
 	if th.Path != "main.go" || th.Line != 1 || th.Comments[0].ReviewDatabaseID != r.DatabaseID || th.Comments[0].OriginalCommitSHA != o.HeadSHA {
 		t.Errorf("thread: %+v", th)
 	}
-	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.DatabaseID == 0 || cr.Summary != "s" {
+	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.NodeID == "" || cr.SignalID() == 0 || cr.Summary != "s" {
 		t.Errorf("check run: %+v", cr)
 	}
 	if ic := o.IssueComments[0]; ic.DatabaseID != cid || ic.AuthorAssociation != "OWNER" {

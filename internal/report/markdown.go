@@ -189,6 +189,13 @@ func findingsLine(in Input, e Engine, md bool) string {
 	if e.LowConfidence > 0 {
 		line += fmt.Sprintf(" · %d low-confidence in the review body (not counted)", e.LowConfidence)
 	}
+	if e.Stated != nil && e.ActiveKnown {
+		src := Plain(e.Stated.Source, maxNoteRunes)
+		if md {
+			src = Escape(e.Stated.Source, maxNoteRunes)
+		}
+		line += fmt.Sprintf(" · the engine states %d open, %d counted (S6: %s)", e.Stated.N, e.Counted, src)
+	}
 	return line
 }
 

@@ -111,6 +111,10 @@ type Engine struct {
 	Judge         loop.JudgeVerdict
 	LowConfidence int
 	Note          string
+	// Stated is the engine's own count of open findings and Counted the
+	// active findings the loop counted (S6); both are shown.
+	Stated  *loop.StatedCount
+	Counted int
 	// Per-engine hand-back counts (H1).
 	Cycles, Fixed, Approved, Escalated, Skipped int
 }
@@ -235,7 +239,7 @@ func engines(in Input) []Engine {
 	if len(in.Plan.Engines) > 0 {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
-				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note}
+				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted}
 			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored {
 				e.Mark = string(r.Verdict)
 			}

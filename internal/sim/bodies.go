@@ -15,7 +15,7 @@ const (
 	CopilotReviewerLogin = "copilot-pull-request-reviewer"
 	CopilotCommentLogin  = "Copilot"
 	CopilotID            = 175728472
-	CopilotCheck         = "Copilot code review"
+	CopilotCheck         = "Agent" // the job of the "Copilot code review" workflow (see CopilotWorkflowPath)
 	ClaudeLogin          = "claude"
 	ClaudeID             = 209825114
 	ClaudeJob            = "claude-review"
@@ -32,11 +32,22 @@ const (
 	ActionsID            = 41898282
 )
 
-// ClaudeWorkflow is the generated claude-code-review.yml with --comment.
+// CopilotWorkflowPath is the path of Copilot's dynamic workflow, named
+// "Copilot code review"; its check run is the workflow's JOB, which
+// third-party code reports as "Agent" (CopilotCheck). Unconfirmed
+// (ENGINES.md, round 2): the adapter must not depend on the name.
+const CopilotWorkflowPath = "dynamic/copilot-pull-request-reviewer/copilot-pull-request-reviewer"
+
+// ClaudeWorkflow is the generated claude-code-review.yml with --comment,
+// also listening to issue_comment so that the loop's "@claude review
+// once" comment starts it: a comment starts only a workflow that listens
+// to issue_comment, and that run is on the default branch's head.
 const ClaudeWorkflow = `name: Claude Code Review
 on:
   pull_request:
     types: [opened, synchronize, ready_for_review, reopened]
+  issue_comment:
+    types: [created]
 jobs:
   claude-review:
     runs-on: ubuntu-latest
@@ -135,6 +146,39 @@ func bugbotSummary(n int, sha string) string {
 	}
 	return fmt.Sprintf("Cursor Bugbot has reviewed your changes and found %d potential issue%s.\n\n_Comment `@cursor review` or `bugbot run` to trigger another review on this PR_", n, s) + foot
 }
+
+// bugbotCheckOutput is the check run's summary and text for a review
+// that posted n new findings while previous earlier ones remain open, in
+// Bugbot's own words and grammar ("1 previously reported issue remain
+// unresolved", testdata/engines/bugbot/08).
+func bugbotCheckOutput(n, previous int) (summary, text string) {
+	plural := func(k int, one, many string) string {
+		if k == 1 {
+			return one
+		}
+		return many
+	}
+	if n == 0 {
+		summary = "Final Result: Bugbot completed review - no new issues found!"
+	} else {
+		summary = fmt.Sprintf("Final Result: Bugbot completed review and found %d potential %s.", n, plural(n, "issue", "issues"))
+	}
+	if previous > 0 {
+		summary += fmt.Sprintf(" %d previously reported %s remain unresolved.", previous, plural(previous, "issue", "issues"))
+	}
+	if total := n + previous; total > 0 {
+		text = fmt.Sprintf("There %s %d total unresolved %s (including %d from previous review).", plural(total, "is", "are"), total, plural(total, "issue", "issues"), previous)
+	}
+	return summary, text
+}
+
+// BugbotUsageLimit is Bugbot's usage-limit stop, an issue comment
+// (testdata/engines/bugbot/06, dsifry/metareview#206).
+const BugbotUsageLimit = "<h3>Bugbot couldn't run - usage limit reached</h3>\n\nBugbot is counted against Cursor usage for this user or team, and this run hit a usage or spend limit.\n\nA user or team admin can review and increase usage limits in the [Cursor dashboard](https://www.cursor.com/dashboard/spending).\n\n(requestId: serverGenReqId_00000000-0000-4000-8000-000000000000)"
+
+// BugbotSkippedLarge is the comment Bugbot leaves when it skips a very
+// large PR (cursor.com/docs/bugbot; the exact wording is unconfirmed).
+const BugbotSkippedLarge = "<h3>Bugbot skipped this PR</h3>\n\nThis pull request is too large for Bugbot to review."
 
 // copilotComment renders a Copilot inline comment: prose and an optional
 // suggestion block, no ids or severity.

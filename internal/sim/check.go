@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/review-loop/review-loop/internal/state"
 )
 
 // Outcome is what a scenario runner observed at the end of a run.
@@ -51,6 +53,33 @@ func (w *World) Check(o Outcome) []string {
 		}
 		if n != *x.ResolvedThreads {
 			add("%d resolved threads, want %d", n, *x.ResolvedThreads)
+		}
+	}
+	if x.StatusComments != nil {
+		n := 0
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) && strings.Contains(c.Body, state.Marker) {
+				n++
+			}
+		}
+		if n != *x.StatusComments {
+			add("%d status comments by review-loop, want %d", n, *x.StatusComments)
+		}
+	}
+	if len(x.ErrorSignalIDs) > 0 {
+		var st state.State
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) {
+				if s, found, err := state.Decode(c.Body); found && err == nil {
+					st = s
+					break
+				}
+			}
+		}
+		for _, e := range x.ErrorSignalIDs {
+			if es := st.EngineStates[e]; es.LastErrorSignalID == 0 {
+				add("%s's last error signal has no id (state %+v)", e, es)
+			}
 		}
 	}
 	if x.Draft != nil && snap.Draft != *x.Draft {

@@ -36,6 +36,9 @@ type Scenario struct {
 	Events      []ScriptedEvent   `yaml:"events"`
 	MaxSteps    int               `yaml:"max_steps"`
 	Expect      Expect            `yaml:"expect"`
+	// IDsFrom is where the fake GitHub's object ids start (check runs,
+	// reviews, comments); default ghfake's, already above 2^31.
+	IDsFrom int64 `yaml:"ids_from"`
 
 	// File is the path the scenario was loaded from.
 	File string `yaml:"-"`
@@ -89,6 +92,9 @@ type Engine struct {
 	// AutoOnPush makes Copilot review every push (the "review new pushes"
 	// ruleset); the other engines follow their real behaviour.
 	AutoOnPush bool `yaml:"auto_on_push"`
+	// NoCheckRun: the engine reviews without any check run (Copilot's
+	// check run is only a hint of a review in progress).
+	NoCheckRun bool `yaml:"no_check_run"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
@@ -126,6 +132,18 @@ type Round struct {
 	// Ignore makes the engine ignore the trigger of this round entirely
 	// (no check run, no review): a missed trigger.
 	Ignore bool `yaml:"ignore"`
+	// Repost makes Bugbot re-post every still-present finding in a new
+	// thread (same BUGBOT_BUG_ID), as it does when a finding's line moved;
+	// without it Bugbot is incremental and re-posts only moved findings.
+	Repost bool `yaml:"repost"`
+	// Quota stops Bugbot on its usage limit: the issue comment "Bugbot
+	// couldn't run - usage limit reached", a neutral "Error" check, no
+	// review. For Copilot, the review request is refused with 429.
+	Quota bool `yaml:"quota"`
+	// Unproven ends Bugbot's run without a review of the head: "cancelled"
+	// (neutral, cancelled by a newer commit) or "skipped" (a very large PR
+	// skipped with a comment).
+	Unproven string `yaml:"unproven"`
 }
 
 // Finding is one scripted finding.
@@ -151,6 +169,10 @@ type Finding struct {
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
 	Once bool `yaml:"once"`
+	// Unposted: Bugbot counts the finding in its check output but its
+	// inline comment never appears as a thread (its check funnel can
+	// report more than it posts, testdata/engines/bugbot/08 A).
+	Unposted bool `yaml:"unposted"`
 }
 
 // ScriptedEvent is something that happens outside the engines after a
@@ -158,6 +180,7 @@ type Finding struct {
 type ScriptedEvent struct {
 	AfterCycle int           `yaml:"after_cycle"`
 	Comment    *CommentEvent `yaml:"comment"`
+	Review     *ReviewEvent  `yaml:"review"`
 	Push       *PushEvent    `yaml:"push"`
 	Fault      *FaultEvent   `yaml:"fault"`
 	// Kill is "after-push": the runner ends the next cycle right after its
@@ -173,6 +196,24 @@ type CommentEvent struct {
 	Association string `yaml:"association"`
 	Bot         bool   `yaml:"bot"`
 	Body        string `yaml:"body"`
+	// Count posts the comment this many times (default once), numbering
+	// each body "(i/N)", to make a busy PR (SC3). Repeated comments raise
+	// no webhook events: a comment without a command never starts a cycle
+	// (internal/event ignores it), so the runner plays no no-op cycles.
+	Count int `yaml:"count"`
+}
+
+// ReviewEvent is a pull request review with one inline comment, by an
+// account that is not a simulated engine: author "user:Copilot" is a user
+// account whose login is Copilot (ghfake.UserPrefix), the IN7 trap of a
+// user posting as if it were an engine.
+type ReviewEvent struct {
+	Author string `yaml:"author"`
+	Body   string `yaml:"body"`
+	Path   string `yaml:"path"`
+	Line   int    `yaml:"line"`
+	// Comment is the inline comment's body (a ```suggestion block, say).
+	Comment string `yaml:"comment"`
 }
 
 // PushEvent is an outside push to the PR's head branch.
@@ -209,6 +250,13 @@ type Expect struct {
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
+	// StatusComments is how many comments by review-loop's identity carry
+	// the state marker at the end (1: the loop never started a second one).
+	StatusComments *int `yaml:"status_comments"`
+	// ErrorSignalIDs are engines whose last error signal (a check run, say)
+	// must be recorded with an id in the final state (T4 counts errors by
+	// signal).
+	ErrorSignalIDs []string `yaml:"error_signal_ids"`
 }
 
 // Duration is a time.Duration written as "90s" or "3m" in YAML.
@@ -405,13 +453,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, push, fault, kill", where)
+			bad("%s: set exactly one of comment, review, push, fault, kill", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -428,6 +476,13 @@ func (sc Scenario) Validate() error {
 				if _, ok := seen[m[1]]; !ok {
 					bad("%s.comment.body: {finding:%s} names no scripted finding", where, m[1])
 				}
+			}
+			if ev.Comment.Count < 0 || ev.Comment.Count > 1000 {
+				bad("%s.comment.count: %d, want 0 to 1000", where, ev.Comment.Count)
+			}
+		case ev.Review != nil:
+			if ev.Review.Author == "" || ev.Review.Path == "" || ev.Review.Line <= 0 || strings.TrimSpace(ev.Review.Comment) == "" {
+				bad("%s.review: author, path, line and comment are required", where)
 			}
 		case ev.Push != nil:
 			if len(ev.Push.Files) == 0 {

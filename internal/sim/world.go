@@ -101,7 +101,7 @@ type stimulus struct {
 // virtual clock and sets the scenario up on it. Close stops the fake.
 func NewWorld(sc Scenario) (*World, error) {
 	clock := NewClock(sc.Start)
-	fake := ghfake.New(ghfake.Options{Now: clock.Now})
+	fake := ghfake.New(ghfake.Options{Now: clock.Now, FirstID: sc.IDsFrom})
 	w, err := sc.SetupWithClock(fake, clock)
 	if err != nil {
 		fake.Close()
@@ -380,6 +380,29 @@ func (w *World) refreshHead() {
 	}
 }
 
+// defaultBranch is the repository's default branch.
+func (w *World) defaultBranch() string {
+	if b := w.Scenario.Repository.DefaultBranch; b != "" {
+		return b
+	}
+	return "main"
+}
+
+// lastTriggerAuthor is the author of the newest comment that is engine's
+// trigger: the actor of the workflow run it starts.
+func (w *World) lastTriggerAuthor(engine string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.said) - 1; i >= 0; i-- {
+		for _, b := range w.bots {
+			if b.name == engine && b.isTrigger(w.said[i].body) {
+				return w.said[i].author
+			}
+		}
+	}
+	return ""
+}
+
 // countTrigger needs w.mu held.
 func (w *World) countTrigger(engine string) {
 	m := w.triggers[engine]
@@ -422,8 +445,12 @@ func (w *World) ApplyEvents(cycle int) error {
 		}
 		var err error
 		switch {
+		case ev.Comment != nil && ev.Comment.Count > 1:
+			err = w.comments(*ev.Comment)
 		case ev.Comment != nil:
 			err = w.comment(*ev.Comment)
+		case ev.Review != nil:
+			err = w.userReview(*ev.Review)
 		case ev.Push != nil:
 			err = w.outsidePush(*ev.Push)
 		case ev.Fault != nil:
@@ -494,6 +521,45 @@ func (w *World) comment(c CommentEvent) error {
 	}
 	// AddIssueComment fires no hook: deliver what GitHub would.
 	w.onIssueComment(ghfake.IssueCommentEvent{Owner: w.Owner, Repo: w.Repo, Number: w.Number, Comment: w.issueComment(cm)})
+	return nil
+}
+
+// comments posts c.Count numbered copies of c, raising no events (see
+// CommentEvent.Count).
+func (w *World) comments(c CommentEvent) error {
+	assoc := c.Association
+	if assoc == "" {
+		assoc = w.Scenario.Repository.Collaborators[c.Author]
+	}
+	for i := 1; i <= c.Count; i++ {
+		body := fmt.Sprintf("%s (%d/%d)", c.Body, i, c.Count)
+		if _, err := w.Fake.AddIssueComment(w.Owner, w.Repo, w.Number, c.Author, assoc, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// userReview posts a review with one inline comment on the head, by an
+// account that is not a simulated engine, and delivers the review event.
+func (w *World) userReview(r ReviewEvent) error {
+	sha := w.Fake.HeadSHA(w.Owner, w.Repo, w.Number)
+	rid, err := w.Fake.AddReview(w.Owner, w.Repo, w.Number, ghfake.ReviewOptions{Author: r.Author, Body: r.Body, CommitSHA: sha})
+	if err != nil {
+		return err
+	}
+	if _, _, err := w.Fake.AddReviewComment(w.Owner, w.Repo, w.Number, ghfake.CommentOptions{Author: r.Author, Body: r.Comment,
+		Path: r.Path, Line: r.Line, ReviewID: rid, CommitSHA: sha}); err != nil {
+		return err
+	}
+	bot := w.isBot(r.Author, false)
+	w.emit("pull_request_review", mustJSON(map[string]any{
+		"action":       "submitted",
+		"review":       map[string]any{"id": rid, "user": w.user(r.Author, bot), "commit_id": sha, "state": "commented", "author_association": "NONE"},
+		"pull_request": w.prRef(sha),
+		"repository":   w.repository(),
+		"sender":       w.user(r.Author, bot),
+	}))
 	return nil
 }
 
