@@ -10,6 +10,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/markdown"
 )
 
 // Author identifies an engine's bot account. Logins are compared
@@ -236,30 +237,17 @@ var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 // StripHTMLComments removes hidden HTML comments from a body.
 func StripHTMLComments(s string) string { return htmlComment.ReplaceAllString(s, "") }
 
-var fenceOpen = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})[ \t]*suggestion\\b.*$")
-
 // Suggestions returns the contents of every ```suggestion block in body, in
-// order; an unterminated block runs to the end of the body.
+// order, read as GitHub renders the body (rule TB4): never a block nested
+// in another code block, an HTML comment, an indented code block or a
+// block quote. An unterminated block runs to the end of its container.
 func Suggestions(body string) []string {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	var out []string
-	for i := 0; i < len(lines); i++ {
-		m := fenceOpen.FindStringSubmatch(lines[i])
-		if m == nil {
+	for _, f := range markdown.Fences(body) {
+		if words := strings.Fields(f.Info); len(words) == 0 || words[0] != "suggestion" {
 			continue
 		}
-		fence := m[1]
-		var buf []string
-		j := i + 1
-		for ; j < len(lines); j++ {
-			t := strings.TrimSpace(lines[j])
-			if strings.HasPrefix(t, fence[:3]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
-				break
-			}
-			buf = append(buf, lines[j])
-		}
-		out = append(out, strings.Join(buf, "\n"))
-		i = j
+		out = append(out, strings.Join(f.Lines, "\n"))
 	}
 	return out
 }

@@ -131,26 +131,7 @@ func quotaOf(err error, now time.Time) *loop.QuotaNotice {
 // ones in the checkout, commits once, pushes, resolves and replies, then
 // retriggers every engine (T7).
 func (c *prCycle) fixCycle(ctx context.Context) error {
-	approvals := map[string]string{}
-	for _, a := range c.st.Approvals {
-		approvals[a.FindingID] = a.Direction
-	}
-	skips := map[string]bool{}
-	for _, s := range c.st.Skips {
-		skips[s] = true
-	}
-	table := triage.Classify(c.plan.Triage, triage.Inputs{
-		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly,
-	})
-	byID := map[string]loop.Finding{}
-	for _, f := range c.plan.Triage {
-		byID[f.ID] = f
-	}
-	var todo []loop.Finding
-	for _, id := range table.Fixable() {
-		todo = append(todo, byID[id])
-	}
+	table, byID, todo, approvals := c.fixTodo(ctx)
 
 	var cyc fix.CycleResult
 	var fixErr error
@@ -159,8 +140,11 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		if c.obs.IsFork {
 			c.notices = append(c.notices, "fork PR: report-only — no fixer, no test command, no push")
 		} else {
-			cyc, fixErr = c.runFixes(ctx, todo, approvals)
+			cyc, fixErr = c.fixes(ctx, todo, approvals)
 		}
+	}
+	if errors.Is(fixErr, errPreparedStale) {
+		return fixErr
 	}
 	outcomes := map[string]fix.Result{}
 	for _, r := range cyc.Results {
@@ -188,6 +172,10 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
 		sha, err := c.commitAndPush(ctx, cyc, byID)
+		if why, ok := refusal(err); ok {
+			c.refused(why)
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -34,6 +35,8 @@ type prCycle struct {
 	comment  *github.IssueComment // our status comment, nil before the first save
 	claim    string               // this run's claim token in the status comment
 	readOnly bool                 // the token may not write to the PR: report only
+	prepared *prepared.Decisions  // publish mode: the prepare job's decisions
+	patch    []byte               // publish mode: the prepare job's checked patch
 	selected []engines.Engine
 	env      engines.Env
 	views    []loop.EngineView
@@ -43,6 +46,8 @@ type prCycle struct {
 	// gitBaseline is the checkout's git config and hooks before any
 	// command of this cycle ran; every push is checked against it (TB2).
 	gitBaseline *git.Snapshot
+	// finished is set once the outputs and job summary are written (H9).
+	finished bool
 	// lost says why a loop's state could not be found or read (SC3).
 	lost string
 }
@@ -59,11 +64,14 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
 	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
 	defer r.gha.EndGroup()
-	err := c.run(ctx)
-	if errors.Is(err, errLostRace) {
+	err := c.start(ctx)
+	if errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale) {
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
+	}
+	if err != nil && !errors.Is(err, ErrCrashed) && !c.finished {
+		c.finishError(err)
 	}
 	return c.res, err
 }
@@ -80,6 +88,12 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
+		return nil
+	}
+	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
+		c.res.Skipped = "no loop on this PR, and start-on is command: `" + c.cfg.TriggerPhrase + " start`, the `" +
+			event.StartLabel + "` label or a workflow_dispatch starts one"
+		c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
 		return nil
 	}
 	if c.wake.Kind == event.KindCommand {
@@ -105,14 +119,23 @@ func (c *prCycle) run(ctx context.Context) error {
 	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
 	c.res.Plan = c.plan
 	c.logPlan()
+	switch {
+	case c.cfg.Mode == ModePrepare:
+		return c.prepare(ctx, judges)
+	case c.prepared != nil:
+		if err := c.checkPrepared(); err != nil {
+			return err
+		}
+	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
-		c.res.State, c.res.Outputs = c.st, c.outputs()
+		c.dryRun()
 		return nil
 	}
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
-		c.res.State, c.res.Outputs = before, c.outputs()
+		c.st = before
+		c.finish() // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -130,7 +153,7 @@ func (c *prCycle) run(ctx context.Context) error {
 		return nil
 	}
 	actErr := c.act(ctx)
-	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {
+	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) || errors.Is(actErr, errPreparedStale) {
 		return actErr
 	}
 	if actErr != nil {
@@ -164,7 +187,7 @@ func (c *prCycle) acts() bool {
 func (c *prCycle) observe(ctx context.Context) error {
 	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
 	if err != nil {
-		return fmt.Errorf("observing PR #%d: %w", c.number, err)
+		return err // the client names the PR and the operation
 	}
 	c.obs = obs
 	return nil
@@ -260,34 +283,43 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 		if c.st.Status == "" {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandResolveStale:
 		c.selectEnginesQuiet()
 		c.observeEngines()
 		c.resolveStale(ctx)
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
-		c.react(ctx, "confused")
+		c.refuse(ctx, cmd.Message)
+		c.finishUnchanged()
 		return true, nil
 	}
 	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
+	if cmd.Kind == event.CommandApprove {
+		lc.Known = c.knownFindings()
+	}
 	st, err := loop.ApplyCommand(c.st, lc)
 	if err != nil {
 		c.gha.Warningf("review-loop: %v", err)
-		c.react(ctx, "confused")
+		c.refuse(ctx, err.Error())
+		c.finishUnchanged()
 		return true, nil
 	}
 	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
 		if err != nil {
 			c.gha.Warningf("review-loop: start: %v", err)
-			c.react(ctx, "confused")
+			c.refuse(ctx, "start: "+err.Error())
+			c.finishUnchanged()
 			return true, nil
 		}
 		st.Engines = names
 	}
 	c.st = st
+	c.acknowledge(ctx)
 	switch cmd.Kind {
 	case event.CommandStop, event.CommandApprove, event.CommandSkip:
 		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {
@@ -417,6 +449,9 @@ func (c *prCycle) observeEngines() {
 // judgeAll asks the judge about prose-only engines where the loop needs a
 // verdict (J1, cached per SHA: J4).
 func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
+	if c.prepared != nil {
+		return c.prepared.Judges, nil // the publish job runs no judge command
+	}
 	out := map[string]loop.JudgeResult{}
 	for _, v := range c.views {
 		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {

@@ -150,6 +150,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
+	if cfg.EventPath == "" && d.Getenv("GITHUB_ACTIONS") == "true" {
+		return Result{}, errNoEventPath
+	}
 	payload, err := readPayload(cfg.EventPath)
 	if err != nil {
 		return Result{}, err
@@ -159,6 +162,13 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Wake: wake}
+	if cfg.Mode == ModePrepare {
+		// The artifact always exists, so the upload and the publish job's
+		// download work even when this run prepares nothing.
+		if err := markPrepared(cfg); err != nil {
+			return res, err
+		}
+	}
 	if wake.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
 		return res, nil
@@ -195,7 +205,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		pr, err := r.cycle(ctx, wake, n)
 		res.PRs = append(res.PRs, pr)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("PR #%d: %w", n, err))
+			errs = append(errs, prError(n, err))
 		}
 	}
 	n := r.gh.Requests()

@@ -44,9 +44,15 @@ const (
 	KindOutsidePush Kind = "outside-push"
 	// KindPRClosed: the PR was closed or merged; the loop ends.
 	KindPRClosed Kind = "pr-closed"
+	// KindStartLabel: someone added the StartLabel label to the PR, which
+	// asks for a loop (the `start-on: command` policy).
+	KindStartLabel Kind = "start-label"
 	// KindIgnore: nothing for review-loop to do; Reason says why.
 	KindIgnore Kind = "ignore"
 )
+
+// StartLabel is the label that asks for a loop on a PR.
+const StartLabel = "review-loop"
 
 // DefaultTriggerPhrase is the phrase that starts a command line when
 // Config.TriggerPhrase is empty.
@@ -418,6 +424,13 @@ func parsePullRequest(name string, payload []byte) (Wake, error) {
 	case "ready_for_review":
 		w.Kind = KindEngineSignal
 		w.Reason = fmt.Sprintf("PR #%d was marked ready for review", pr.GetNumber())
+	case "labeled":
+		if !strings.EqualFold(ev.Label.GetName(), StartLabel) {
+			w.ignore("pull_request labeled %q does not wake review-loop; the %q label starts a loop", ev.Label.GetName(), StartLabel)
+			break
+		}
+		w.Kind = KindStartLabel
+		w.Reason = fmt.Sprintf("PR #%d was labeled %s", pr.GetNumber(), StartLabel)
 	case "closed":
 		w.Kind = KindPRClosed
 		state := "closed"

@@ -129,6 +129,19 @@ type pullRequestReviewCommentEvent struct {
 type pullRequestEvent struct {
 	envelope
 	PullRequest *pullRequest `json:"pull_request"`
+	Label       *label       `json:"label"`
+}
+
+// label is the label a pull_request labeled event added.
+type label struct {
+	Name string `json:"name"`
+}
+
+func (l *label) GetName() string {
+	if l == nil {
+		return ""
+	}
+	return l.Name
 }
 
 type issueCommentEvent struct {

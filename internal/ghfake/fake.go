@@ -42,6 +42,13 @@ type Identity struct {
 	ID          int64
 	Bot         bool   // a GitHub App installation (REST login gets "[bot]")
 	Association string // author association on the fake's repositories; default OWNER
+	// ReadOnly is a token with read permissions only (a GITHUB_TOKEN under
+	// `permissions: contents: read, pull-requests: read`): GitHub answers
+	// every write — a REST request other than GET or HEAD, a GraphQL
+	// mutation — with 403 "Resource not accessible by integration"
+	// (docs.github.com, "Automatic token authentication": the token has
+	// only the permissions the workflow grants).
+	ReadOnly bool
 }
 
 // Fake is the fake GitHub. All methods are safe for concurrent use.
@@ -214,6 +221,8 @@ type Request struct {
 	Operation string
 	Status    int
 	Login     string
+	// ReadOnly marks a request made with a read-only token.
+	ReadOnly bool
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is

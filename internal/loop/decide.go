@@ -201,7 +201,7 @@ func (d *decider) evaluate(record bool) {
 	approved := approvedIDs(*s)
 	awaiting := map[string]bool{}
 	for _, r := range s.Triage {
-		if r.Outcome == OutcomeAwaitingApproval && approved[r.FindingID] {
+		if awaitingApproval(r.Outcome) && approved[r.FindingID] {
 			awaiting[r.FindingID] = true
 		}
 	}

@@ -285,6 +285,11 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 			return st, fmt.Errorf("%s: a finding id is required", cmd.Kind)
 		}
 		if cmd.Kind == CommandApprove {
+			id, err := ResolveFindingRef(st, cmd.Known, cmd.FindingID)
+			if err != nil {
+				return st, err
+			}
+			cmd.FindingID = id
 			s.Approvals = slices.DeleteFunc(s.Approvals, func(a state.Approval) bool { return a.FindingID == cmd.FindingID })
 			s.Approvals = append(s.Approvals, state.Approval{FindingID: cmd.FindingID, Direction: cmd.Direction, By: cmd.By, At: cmd.At})
 			if s.Status == state.StatusDone && s.EndReason == string(EndNoFixes) {

@@ -166,4 +166,8 @@ type Command struct {
 	Direction string // approve: optional fix direction
 	By        string
 	At        time.Time
+	// Known are the findings the cycle sees (the engines' active
+	// findings): an approval may name one of them, or a row of the triage
+	// table, by finding id or by comment id (TR2).
+	Known []Finding
 }

@@ -45,13 +45,14 @@ func render(in Input, events int) string {
 		fmt.Fprintf(&b, " · end reason `%s`", s.Reason)
 	}
 	b.WriteString("  \n" + boundsLine(in) + "\n")
+	b.WriteString(freshness(in, s))
 	if why := in.Plan.Why; why != "" {
-		b.WriteString("_" + Escape(why, maxNoteRunes) + "_\n")
+		b.WriteString("_" + linkRules(Escape(why, maxNoteRunes), in.RulesURL) + "_\n")
 	}
 	if ns := in.notices(); len(ns) > 0 {
 		b.WriteString("\n")
 		for _, n := range ns {
-			b.WriteString("> ℹ️ " + Escape(n, maxNoteRunes) + "\n")
+			b.WriteString("> ℹ️ " + linkRules(Escape(n, maxNoteRunes), in.RulesURL) + "\n")
 		}
 	}
 	if s.Finished {

@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
@@ -66,6 +67,14 @@ type Input struct {
 	// Titles maps a finding's comment id to its title, for the active
 	// findings lines. Titles are untrusted and are escaped.
 	Titles map[int64]string
+	// RunURL links the workflow run that wrote the comment; Now is when
+	// it did, and how long pending engines are shown waiting is measured
+	// against it. Either may be empty.
+	RunURL string
+	Now    time.Time
+	// RulesURL is the rules page (docs/rules.md); when set, rule ids in
+	// the decision line and the notices link to their entry.
+	RulesURL string
 }
 
 // Phase is where the loop stands, as the `phase` output reports it.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -19,6 +20,15 @@ type Outcome struct {
 	Report string
 	// Steps is how many cycles ran.
 	Steps int
+	// Writes counts the action's write requests.
+	Writes int
+	// Errors are the errors cycles ended with.
+	Errors []string
+	// Log is every cycle's workflow-command output, in order.
+	Log string
+	// Outputs and Summary are what the last cycle set and wrote (H9).
+	Outputs map[string]string
+	Summary string
 }
 
 // Check compares an observed outcome and the fake's final state with the
@@ -118,6 +128,53 @@ func (w *World) Check(o Outcome) []string {
 	for _, s := range x.ReportExcludes {
 		if strings.Contains(report, s) {
 			add("report contains %q", s)
+		}
+	}
+	for _, want := range x.CommentsContain {
+		if !slices.ContainsFunc(snap.Comments, func(c ghfake.IssueComment) bool {
+			return strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) &&
+				!strings.Contains(c.Body, "<!-- review-loop") && strings.Contains(c.Body, want)
+		}) {
+			add("no comment by the action contains %q", want)
+		}
+	}
+	if x.Reactions != nil {
+		var got []string
+		for _, r := range w.Fake.Reactions() {
+			if strings.EqualFold(strings.TrimSuffix(r.By, "[bot]"), ActionsLogin) {
+				got = append(got, r.Content)
+			}
+		}
+		if !slices.Equal(got, x.Reactions) {
+			add("reactions %v, want %v", got, x.Reactions)
+		}
+	}
+	if x.MaxWrites != nil && o.Writes > *x.MaxWrites {
+		add("%d write requests by the action, at most %d allowed", o.Writes, *x.MaxWrites)
+	}
+	if x.Cycles != nil && o.Steps != *x.Cycles {
+		add("%d cycles, want %d", o.Steps, *x.Cycles)
+	}
+	if x.NoErrors && len(o.Errors) > 0 {
+		add("cycles ended in errors: %s", strings.Join(o.Errors, "; "))
+	}
+	for _, a := range x.Annotations {
+		if !strings.Contains(o.Log, a) {
+			add("no annotation contains %q", a)
+		}
+	}
+	for _, k := range sortedKeys(x.Outputs) {
+		got, ok := o.Outputs[k]
+		switch want := x.Outputs[k]; {
+		case !ok || got == "":
+			add("output %s not set, want %q", k, want)
+		case want != "*" && got != want:
+			add("output %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, s := range x.Summary {
+		if !strings.Contains(o.Summary, s) {
+			add("job summary lacks %q", s)
 		}
 	}
 	if x.NoDuplicateComments {

@@ -35,7 +35,11 @@ type Scenario struct {
 	Engines     map[string]Engine `yaml:"engines"`
 	Events      []ScriptedEvent   `yaml:"events"`
 	MaxSteps    int               `yaml:"max_steps"`
-	Expect      Expect            `yaml:"expect"`
+	// FirstWake is how the run begins: "dispatch" (default), a maintainer
+	// dispatching the workflow for the PR, or "none", only the engines'
+	// own events and the scripted events (start-on: command).
+	FirstWake string `yaml:"first_wake"`
+	Expect    Expect `yaml:"expect"`
 	// IDsFrom is where the fake GitHub's object ids start (check runs,
 	// reviews, comments); default ghfake's, already above 2^31.
 	IDsFrom int64 `yaml:"ids_from"`
@@ -74,6 +78,9 @@ type PR struct {
 	Draft  bool              `yaml:"draft"`
 	Fork   bool              `yaml:"fork"`
 	Files  map[string]string `yaml:"files"`
+	// Protected protects the head branch once the PR is open: the branch
+	// API says so and pushes to it are refused, as GitHub does.
+	Protected bool `yaml:"protected"`
 }
 
 // TokenOptions say which tokens the action is given besides GITHUB_TOKEN.
@@ -190,7 +197,8 @@ type ScriptedEvent struct {
 
 // CommentEvent is a PR conversation comment by someone. The body may name
 // a finding as {finding:<id>}, replaced by the loop's finding id of the
-// newest thread posted for it.
+// newest thread posted for it, or as {comment:<id>}, replaced by that
+// thread's comment id (the id the status comment lists under "findings").
 type CommentEvent struct {
 	Author      string `yaml:"author"`
 	Association string `yaml:"association"`
@@ -247,6 +255,27 @@ type Expect struct {
 	MinTriggers    map[string]int `yaml:"min_triggers"`
 	ReportContains []string       `yaml:"report_contains"`
 	ReportExcludes []string       `yaml:"report_excludes"`
+	// CommentsContain are texts some PR conversation comment by the
+	// action, other than its status comment, must contain (command
+	// replies).
+	CommentsContain []string `yaml:"comments_contain"`
+	// Reactions are the reactions the action left on maintainers'
+	// command comments, in order (eyes, +1, confused).
+	Reactions []string `yaml:"reactions"`
+	// MaxWrites caps the action's write requests over the whole run.
+	MaxWrites *int `yaml:"max_writes"`
+	// Cycles is the exact number of cycles the run takes.
+	Cycles *int `yaml:"cycles"`
+	// NoErrors: no cycle ended in an error (the binary would exit 0).
+	NoErrors bool `yaml:"no_errors"`
+	// Annotations are texts the job log's workflow commands (::warning::,
+	// ::notice::, ::error::) must contain, over all cycles.
+	Annotations []string `yaml:"annotations"`
+	// Outputs are the action outputs the last cycle set, by name; "*"
+	// means set to anything but empty (H9).
+	Outputs map[string]string `yaml:"outputs"`
+	// Summary are texts the last cycle's job summary must contain.
+	Summary []string `yaml:"summary"`
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
@@ -289,12 +318,14 @@ var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
 var (
 	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING"}
-	knownEnds     = []string{"clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
-	knownSev      = []string{"", "critical", "high", "medium", "low"}
-	knownTraps    = []string{"", "silent", "noop", "skip"}
-	knownAssoc    = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
-	ruleIDRE      = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
-	nameRE        = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// knownEnds are H5's end reasons; "" expects a loop that never
+	// handed back (a dry run writes no state).
+	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownSev   = []string{"", "critical", "high", "medium", "low"}
+	knownTraps = []string{"", "silent", "noop", "skip"}
+	knownAssoc = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
+	ruleIDRE   = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
+	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
 // LoadScenario reads and validates one scenario file. Unknown keys are
@@ -472,7 +503,7 @@ func (sc Scenario) Validate() error {
 			if !slices.Contains(knownAssoc, ev.Comment.Association) {
 				bad("%s.comment.association: %q is not one of %v", where, ev.Comment.Association, knownAssoc[1:])
 			}
-			for _, m := range findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1) {
+			for _, m := range append(findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1), commentRefRE.FindAllStringSubmatch(ev.Comment.Body, -1)...) {
 				if _, ok := seen[m[1]]; !ok {
 					bad("%s.comment.body: {finding:%s} names no scripted finding", where, m[1])
 				}
@@ -522,6 +553,9 @@ func (sc Scenario) Validate() error {
 	}
 	if x.Commits != nil && *x.Commits < 0 || x.ResolvedThreads != nil && *x.ResolvedThreads < 0 {
 		bad("expect: counts must not be negative")
+	}
+	if sc.FirstWake != "" && sc.FirstWake != "dispatch" && sc.FirstWake != "none" {
+		bad("first_wake: %q, want dispatch or none", sc.FirstWake)
 	}
 	if sc.MaxSteps < 1 {
 		bad("max_steps: must be positive")
@@ -594,7 +628,10 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	return errs
 }
 
-var findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+var (
+	findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+	commentRefRE = regexp.MustCompile(`\{comment:([a-z0-9][a-z0-9-]*)\}`)
+)
 
 // allFiles is every path the scenario writes.
 func (sc Scenario) allFiles() map[string]bool {

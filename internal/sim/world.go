@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -211,6 +212,11 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	w.Number = n
 	w.outside = 1
+	if sc.PR.Protected {
+		if err := fake.SetProtected(r.Owner, r.Name, sc.PR.Branch, true); err != nil {
+			return nil, err
+		}
+	}
 	snap := fake.PR(r.Owner, r.Name, n)
 	w.head, w.draft = snap.HeadSHA, snap.Draft
 
@@ -503,6 +509,15 @@ func (w *World) comment(c CommentEvent) error {
 		id := findingRefRE.FindStringSubmatch(m)[1]
 		if f := w.FindingID(id); f != "" {
 			return f
+		}
+		return m
+	})
+	body = commentRefRE.ReplaceAllStringFunc(body, func(m string) string {
+		id := commentRefRE.FindStringSubmatch(m)[1]
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if p, ok := w.posted[id]; ok {
+			return strconv.FormatInt(p.commentID, 10)
 		}
 		return m
 	})
