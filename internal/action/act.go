@@ -182,6 +182,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		pushed = sha
 	}
 	c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	c.replyBodyFindings(ctx, cyc, byID, pushed)
 	if pushed != "" {
 		c.retrigger(ctx, pushed)
 	}
@@ -393,6 +394,43 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 			return
 		}
 		c.gha.Warningf("review-loop: resolving review threads: %v", err)
+	}
+}
+
+// replyBodyFindings says once on the PR which fixed findings had no
+// thread to reply to or resolve (E6): those an engine listed only in its
+// review body (CodeRabbit's outside-diff and nitpick sections). Each
+// finding is listed in one comment only, whatever the later cycles do.
+func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, byID map[string]loop.Finding, pushed string) {
+	if pushed == "" {
+		return
+	}
+	var lines []string
+	for _, r := range cyc.Results {
+		f, ok := byID[r.ID]
+		if !ok || r.Outcome != fix.OutcomeFixed || f.ThreadID != "" || f.CommentID != 0 {
+			continue
+		}
+		st, isNew := loop.RecordNotice(c.st, "body-fixed:"+f.ID)
+		if !isNew {
+			continue
+		}
+		c.st = st
+		where := "`" + f.Path + "`"
+		if f.Line > 0 {
+			where = fmt.Sprintf("`%s` (line %d)", f.Path, f.Line)
+			if f.StartLine > 0 && f.StartLine < f.Line {
+				where = fmt.Sprintf("`%s` (lines %d-%d)", f.Path, f.StartLine, f.Line)
+			}
+		}
+		lines = append(lines, fmt.Sprintf("- %s %s: %s (`%s`)", f.Engine, where, f.Title, f.ID))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", pushed, strings.Join(lines, "\n"))
+	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body); err != nil {
+		c.gha.Warningf("review-loop: replying to the fixed review-body findings: %v", err)
 	}
 }
 

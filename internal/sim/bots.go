@@ -115,8 +115,10 @@ func (b *bot) react(s stimulus) {
 		if !b.isTrigger(s.body) {
 			return
 		}
-		// Bugbot, Claude and CodeRabbit ignore commands posted by bots.
-		if s.bot && b.name != Gemini {
+		// Bugbot, Claude and CodeRabbit ignore commands posted by bots, and
+		// so does Gemini: `/gemini review` posted by github-actions[bot] is
+		// ignored (googleworkspace/cli#384, ENGINES.md round 2).
+		if s.bot {
 			return
 		}
 		b.startJob(head, true)
@@ -596,22 +598,114 @@ func (b *bot) completeGemini(j *job, r Round) {
 		b.issueComment(GeminiLogin, GeminiSunset)
 		return
 	}
+	if r.Quota {
+		// The daily quota: an issue comment, no review (gemini/05-…).
+		b.issueComment(GeminiLogin, GeminiQuota)
+		b.w.recordQuota(Gemini, 24*time.Hour)
+		return
+	}
+	if r.Unsupported {
+		// Only unsupported file types changed: a note, and no review ever
+		// (gemini/07-…).
+		b.issueComment(GeminiLogin, GeminiUnsupported)
+		return
+	}
 	fs := b.evaluate(j)
 	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }
 
+// completeCodeRabbit posts CodeRabbit's review the way the real one does:
+// incrementally ("incremental review of new changes", docs.coderabbit.ai,
+// ENGINES.md round 2) — an open thread of an earlier review is not posted
+// again, only new findings are; findings scripted into the review body
+// appear once, in the body's collapsible sections, with "Actionable
+// comments posted" counting the inline ones only (coderabbit/08-…). The
+// quota, skip and failure rounds post the real notices (04-…, 06-…, 09-…).
 func (b *bot) completeCodeRabbit(j *job, r Round) {
-	if r.Error {
+	finish := func(conclusion, title string) {
+		b.setCheckText(j, "COMPLETED", conclusion, title, title)
+		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, conclusion))
+	}
+	switch {
+	case r.Error:
 		c := r.Conclusion
 		if c == "" {
 			c = "FAILURE"
 		}
+		b.issueComment(CodeRabbitLogin, CodeRabbitFailed)
 		b.setCheckText(j, "COMPLETED", c, "Review failed", "Review failed: the review could not be completed.")
 		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, c))
 		return
+	case r.Quota:
+		wait := time.Duration(r.Wait)
+		if wait == 0 {
+			wait = 30 * time.Minute
+		}
+		b.issueComment(CodeRabbitLogin, coderabbitRateLimited(b.w.Scenario.PR.Author, wait))
+		b.w.recordQuota(CodeRabbit, wait)
+		// The status of a rate-limited review reads success (04-… B).
+		finish("SUCCESS", "Review rate limited")
+		return
+	case r.Skipped:
+		b.issueComment(CodeRabbitLogin, CodeRabbitSkipped)
+		// "Review skipped" comes with a success status (06-…).
+		finish("SUCCESS", "Review skipped: automatic reviews are disabled")
+		return
 	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, CodeRabbitLogin, CodeRabbitLogin, coderabbitSummary(len(fs)), coderabbitComment)
-	b.setCheckText(j, "COMPLETED", "SUCCESS", "Review completed", "Review completed")
-	b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, "SUCCESS"))
+	var inline, body []Finding
+	for _, f := range fs {
+		switch f.Where {
+		case "", WhereThread:
+			if !b.openThread(f.ID) {
+				inline = append(inline, f)
+			}
+		default:
+			if !b.bodyPosted(f) {
+				body = append(body, f)
+			}
+		}
+	}
+	summary := coderabbitReviewBody(len(inline), body, func(f Finding) (int, int) { return b.locate(f, j.sha) })
+	b.postReview(j, r, inline, CodeRabbitLogin, CodeRabbitLogin, summary, coderabbitComment)
+	finish("SUCCESS", "Review completed")
+}
+
+// openThread reports whether the newest thread posted for a scripted
+// finding is still open: an incremental engine leaves it be. A thread
+// resolved while its bad text remains is posted anew.
+func (b *bot) openThread(id string) bool {
+	b.w.mu.Lock()
+	p, ok := b.w.posted[id]
+	b.w.mu.Unlock()
+	if !ok || p.engine != b.name {
+		return false
+	}
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if len(t.Comments) > 0 && t.Comments[0].ID == p.commentID {
+			return !t.Resolved
+		}
+	}
+	return false
+}
+
+// bodyPosted reports whether a body-only finding was already posted; the
+// first call records it for the fixer.
+func (b *bot) bodyPosted(f Finding) bool {
+	b.w.mu.Lock()
+	defer b.w.mu.Unlock()
+	k := bodyKey(f.Path, title(f))
+	if _, ok := b.w.byBody[k]; ok {
+		return true
+	}
+	b.w.byBody[k] = f
+	return false
+}
+
+// recordQuota notes a quota notice and the wait it states, for the
+// scenario's quiet_during_quota check.
+func (w *World) recordQuota(engine string, wait time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.quotas[engine] = append(w.quotas[engine], quotaWindow{at: w.clock.Now(), wait: wait})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/state"
@@ -110,6 +111,18 @@ func (w *World) Check(o Outcome) []string {
 		}
 		if n < x.MinTriggers[e] {
 			add("%s triggered %d times, want at least %d", e, n, x.MinTriggers[e])
+		}
+	}
+	bad = append(bad, w.quotaTriggers(x.QuietDuringQuota)...)
+	for _, k := range sortedKeys(x.ActionComments) {
+		n := 0
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) && strings.Contains(c.Body, k) {
+				n++
+			}
+		}
+		if n != x.ActionComments[k] {
+			add("%d action comments contain %q, want %d", n, k, x.ActionComments[k])
 		}
 	}
 	report := o.Report
@@ -227,4 +240,29 @@ func firstLine(s string) string {
 		l = l[:60] + "…"
 	}
 	return l
+}
+
+// quotaTriggers lists triggers of the engines that came while a quota
+// notice of theirs was in its stated cooldown (1h when none), T8.
+func (w *World) quotaTriggers(engines []string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for _, e := range engines {
+		if len(w.quotas[e]) == 0 {
+			out = append(out, fmt.Sprintf("%s posted no quota notice", e))
+		}
+		for _, q := range w.quotas[e] {
+			wait := q.wait
+			if wait == 0 {
+				wait = time.Hour
+			}
+			for _, t := range w.triggerAt[e] {
+				if t.After(q.at) && t.Before(q.at.Add(wait)) {
+					out = append(out, fmt.Sprintf("%s triggered at %s, %s into the %s quota wait it stated at %s", e, t.Format("15:04"), t.Sub(q.at), wait, q.at.Format("15:04")))
+				}
+			}
+		}
+	}
+	return out
 }

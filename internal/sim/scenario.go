@@ -143,10 +143,25 @@ type Round struct {
 	// thread (same BUGBOT_BUG_ID), as it does when a finding's line moved;
 	// without it Bugbot is incremental and re-posts only moved findings.
 	Repost bool `yaml:"repost"`
-	// Quota stops Bugbot on its usage limit: the issue comment "Bugbot
-	// couldn't run - usage limit reached", a neutral "Error" check, no
-	// review. For Copilot, the review request is refused with 429.
+	// Quota stops the review on the engine's usage limit, posted the way
+	// the real engine does (ENGINES.md round 2): Bugbot's issue comment
+	// "Bugbot couldn't run - usage limit reached", a neutral "Error" check;
+	// for Copilot, the review request is refused with 429; CodeRabbit
+	// rewrites its walkthrough comment into "Rate limit exceeded … Please
+	// wait **<wait>**" with a check run titled "Review rate limited";
+	// Gemini answers with its daily-quota notice ("Please wait up to 24
+	// hours"). No review.
 	Quota bool `yaml:"quota"`
+	// Wait is the cooldown CodeRabbit's rate-limit notice states; default
+	// 30m. Gemini always states "up to 24 hours".
+	Wait Duration `yaml:"wait"`
+	// Skipped is CodeRabbit's "Review skipped" status comment (auto reviews
+	// disabled) with a successful check run and no review (06-…).
+	Skipped bool `yaml:"skipped"`
+	// Unsupported is Gemini's "[!NOTE] Gemini is unable to generate a
+	// review for this pull request due to the file types involved" issue
+	// comment, and no review (gemini/07-…).
+	Unsupported bool `yaml:"unsupported"`
 	// Unproven ends Bugbot's run without a review of the head: "cancelled"
 	// (neutral, cancelled by a newer commit) or "skipped" (a very large PR
 	// skipped with a comment).
@@ -176,6 +191,12 @@ type Finding struct {
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
 	Once bool `yaml:"once"`
+	// Where is where CodeRabbit posts the finding: "thread" (default, an
+	// inline review comment), or only in its review body, in the
+	// collapsible "⚠️ Outside diff range comments" (body-outside-diff),
+	// "🧹 Nitpick comments" (body-nitpick) or "♻️ Duplicate comments"
+	// (body-duplicate) section (testdata/engines/coderabbit/08-…).
+	Where string `yaml:"where"`
 	// Unposted: Bugbot counts the finding in its check output but its
 	// inline comment never appears as a thread (its check funnel can
 	// report more than it posts, testdata/engines/bugbot/08 A).
@@ -276,6 +297,14 @@ type Expect struct {
 	Outputs map[string]string `yaml:"outputs"`
 	// Summary are texts the last cycle's job summary must contain.
 	Summary []string `yaml:"summary"`
+	// QuietDuringQuota lists engines that must not be triggered between a
+	// quota notice they posted and the end of the wait it states (1h when
+	// none), T8.
+	QuietDuringQuota []string `yaml:"quiet_during_quota"`
+	// ActionComments counts the PR conversation comments the action
+	// posted whose body contains each key (e.g. the reply listing fixed
+	// body-only findings, posted once).
+	ActionComments map[string]int `yaml:"action_comments"`
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
@@ -313,6 +342,14 @@ const (
 	CodeRabbit = "coderabbit"
 )
 
+// Where a CodeRabbit finding is posted (Finding.Where).
+const (
+	WhereThread      = "thread"
+	WhereOutsideDiff = "body-outside-diff"
+	WhereNitpick     = "body-nitpick"
+	WhereDuplicate   = "body-duplicate"
+)
+
 // KnownEngines lists the engines the simulator has bots for.
 var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
@@ -323,6 +360,7 @@ var (
 	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
 	knownSev   = []string{"", "critical", "high", "medium", "low"}
 	knownTraps = []string{"", "silent", "noop", "skip"}
+	knownWhere = []string{"", WhereThread, WhereOutsideDiff, WhereNitpick, WhereDuplicate}
 	knownAssoc = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
 	ruleIDRE   = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
@@ -544,6 +582,11 @@ func (sc Scenario) Validate() error {
 			bad("expect.verdicts.%s: %q is not one of %s", eng, x.Verdicts[eng], strings.Join(knownVerdicts, ", "))
 		}
 	}
+	for _, eng := range x.QuietDuringQuota {
+		if _, ok := sc.Engines[eng]; !ok {
+			bad("expect.quiet_during_quota: %s: engine not scripted", eng)
+		}
+	}
 	for _, m := range []map[string]int{x.MaxTriggersPerSHA, x.MinTriggers} {
 		for _, eng := range sortedKeys(m) {
 			if _, ok := sc.Engines[eng]; !ok {
@@ -578,17 +621,32 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.LowConfidence != 0 && engine != Copilot {
 		bad(".low_confidence: only copilot suppresses findings")
 	}
+	if r.Quota && engine == Claude {
+		bad(".quota: claude posts no quota notice")
+	}
+	if r.Wait != 0 && (engine != CodeRabbit || !r.Quota) {
+		bad(".wait: only a coderabbit quota round states a wait")
+	}
+	if r.Wait < 0 {
+		bad(".wait: must not be negative")
+	}
+	if r.Unsupported && engine != Gemini {
+		bad(".unsupported: only gemini posts the unsupported-files note")
+	}
+	if r.Skipped && engine != CodeRabbit {
+		bad(".skipped: only coderabbit posts \"Review skipped\"")
+	}
 	modes := 0
-	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore} {
+	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		bad(": clean, error, hang, trap and ignore exclude each other")
+		bad(": clean, error, hang, trap, ignore, quota, skipped and unsupported exclude each other")
 	}
 	if modes > 0 && len(r.Findings) > 0 {
-		bad(": findings with clean, error, hang, trap or ignore")
+		bad(": findings with clean, error, hang, trap, ignore, quota, skipped or unsupported")
 	}
 	for i, f := range r.Findings {
 		fw := fmt.Sprintf(".findings[%d]", i)
@@ -618,6 +676,11 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 			bad("%s.bad: required (the text whose removal fixes the finding)", fw)
 		} else if !slices.ContainsFunc(texts[f.Path], func(s string) bool { return strings.Contains(s, f.Bad) }) {
 			bad("%s.bad: %q is in no version of %s the scenario writes", fw, f.Bad, f.Path)
+		}
+		if !slices.Contains(knownWhere, f.Where) {
+			bad("%s.where: %q is not one of %s", fw, f.Where, strings.Join(knownWhere[1:], ", "))
+		} else if f.Where != "" && engine != CodeRabbit {
+			bad("%s.where: only coderabbit posts findings in its review body", fw)
 		}
 		for _, l := range f.Locations {
 			if !strings.Contains(l, "#L") {

@@ -64,9 +64,21 @@ type World struct {
 	said      []said
 	posted    map[string]postedRef // scripted finding id → newest thread root
 	byComment map[int64]Finding    // every posted root comment → its finding
+	// byBody holds findings posted only in a review body (CodeRabbit's
+	// outside-diff, nitpick and duplicate sections), by path and title:
+	// they have no comment id.
+	byBody    map[string]Finding
+	triggerAt map[string][]time.Time // engine → when each trigger was counted
+	quotas    map[string][]quotaWindow
 	applied   map[int]bool
 	kill      bool
 	outside   int // commits the scenario itself pushed (the PR's first included)
+}
+
+// quotaWindow is a quota notice an engine posted and the wait it stated.
+type quotaWindow struct {
+	at   time.Time
+	wait time.Duration
 }
 
 type postedRef struct {
@@ -131,7 +143,8 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	r := sc.Repository
 	w := &World{Scenario: sc, Fake: fake, Owner: r.Owner, Repo: r.Name, Expect: sc.Expect, clock: clock,
 		botLogins: map[string]bool{ActionsLogin: true}, triggers: map[string]map[string]int{},
-		posted: map[string]postedRef{}, byComment: map[int64]Finding{}, applied: map[int]bool{}}
+		posted: map[string]postedRef{}, byComment: map[int64]Finding{}, applied: map[int]bool{},
+		byBody: map[string]Finding{}, triggerAt: map[string][]time.Time{}, quotas: map[string][]quotaWindow{}}
 	if err := fake.AddRepo(r.Owner, r.Name, r.DefaultBranch); err != nil {
 		return nil, err
 	}
@@ -417,6 +430,7 @@ func (w *World) countTrigger(engine string) {
 		w.triggers[engine] = m
 	}
 	m[w.head]++
+	w.triggerAt[engine] = append(w.triggerAt[engine], w.clock.Now())
 }
 
 // Triggers returns, per engine, how many times it was asked to review each
