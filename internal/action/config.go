@@ -29,6 +29,8 @@ type Config struct {
 	MaxCommits           int
 	MaxActiveMinutes     int
 	MaxIdlePolls         int
+	// YieldMinutes is how long review-loop yields to a person (HY1).
+	YieldMinutes int
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool
@@ -95,6 +97,7 @@ var inputNames = []string{
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
 	"version", "mode", "artifact-dir", "start-on", "shared-paths",
+	"yield-minutes",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -145,6 +148,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MaxCommits:           num("max-commits", 20),
 		MaxActiveMinutes:     num("max-active-minutes", 240),
 		MaxIdlePolls:         num("max-idle-polls", 10),
+		YieldMinutes:         num("yield-minutes", 30),
 		StallFactor:          num("stall-factor", 3),
 		MaxConsecutiveErrors: num("max-consecutive-errors", 2),
 		CopilotOnly:          boolean("copilot-only"),

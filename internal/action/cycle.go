@@ -500,6 +500,7 @@ func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Obser
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
+		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
 	}
 }
 

@@ -303,6 +303,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc.MaxCommits = c.MaxCommits
 	lc.MaxActiveMinutes = c.MaxActiveMinutes
 	lc.MaxIdlePolls = c.MaxIdlePolls
+	lc.YieldFor = time.Duration(c.YieldMinutes) * time.Minute
 	lc.StallFactor = c.StallFactor
 	lc.MaxConsecutiveErrors = c.MaxConsecutiveErrors
 	lc.CopilotOnly = c.CopilotOnly

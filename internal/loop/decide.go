@@ -42,6 +42,8 @@ type decider struct {
 	plan Plan
 	head string
 	ev   []*eval
+	// outsidePush: this cycle saw a push that is not ours (W3, HY1).
+	outsidePush bool
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
@@ -115,6 +117,7 @@ func (d *decider) decide() {
 	}) {
 		d.plan.MarkReady = true
 	}
+	d.yieldToHumans()
 	newFinding := slices.ContainsFunc(d.ev, func(e *eval) bool { return e.newSeen })
 	if newPush || newFinding {
 		s.IdlePolls = 0
@@ -163,6 +166,7 @@ func (d *decider) detectPush() bool {
 		// The loop's first look at the PR.
 	default:
 		newPush = true
+		d.outsidePush = true
 		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("outside push detected: head %s is not our push; observation starts over (W3)", short(head)))
 	}
 	if newPush {
@@ -545,6 +549,10 @@ func (d *decider) tree(progress bool) {
 	}
 	// DD1: one defect flagged by several engines is one finding.
 	fresh = Dedup(fresh)
+	// HY1: never edit what a person is working on.
+	if d.holdForHumans(&fresh) {
+		return
+	}
 	if len(fresh) > 0 {
 		switch {
 		case cfg.CopilotOnly && s.Iteration >= cfg.MaxIterations:

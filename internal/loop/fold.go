@@ -280,6 +280,10 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 			s.Status, s.EndReason = state.StatusStopped, string(EndStopped)
 		}
 		ev.Name, ev.Reason = state.EventTerminate, string(EndStopped)
+	case CommandResume:
+		// HY1: the maintainer says the person is done; the fixing resumes.
+		s.Yield, s.Paused = nil, nil
+		ev.Name, ev.Reason = state.EventRunStart, "resume"
 	case CommandApprove, CommandSkip:
 		if strings.TrimSpace(cmd.FindingID) == "" {
 			return st, fmt.Errorf("%s: a finding id is required", cmd.Kind)
@@ -300,7 +304,7 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 		}
 		return s, nil
 	default:
-		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset)", cmd.Kind, ErrUnknownCommand)
+		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset, resume)", cmd.Kind, ErrUnknownCommand)
 	}
 	s.Events = append(s.Events, ev)
 	return s, nil

@@ -21,6 +21,14 @@ type Observation struct {
 	// Judge holds verdicts obtained this cycle for engines where NeedsJudge
 	// was true, by engine name.
 	Judge map[string]JudgeResult
+	// HeadPusher is who pushed the head when the wake says so (a push
+	// event's sender), and HeadPusherBot whether that account is a bot;
+	// an outside push by someone not known to be a bot is yielded to (HY1).
+	HeadPusher    string
+	HeadPusherBot bool
+	// Humans are people's changes-requested reviews and replies in
+	// review threads on the PR, any order (HY1).
+	Humans []HumanActivity
 	// Commits and ChangedLines (additions + deletions) size the PR (H7).
 	Commits      int
 	ChangedLines int
@@ -164,6 +172,8 @@ const (
 	CommandApprove CommandKind = "approve"
 	CommandSkip    CommandKind = "skip"
 	CommandReset   CommandKind = "reset"
+	// CommandResume ends a pause of the fixing while yielding to a person (HY1).
+	CommandResume CommandKind = "resume"
 )
 
 // Command is a parsed maintainer command.

@@ -126,6 +126,34 @@ type State struct {
 	// on a later head is answered with the earlier rationale (WF1). Added
 	// within version 1: older states decode with none.
 	WontFix []WontFix `json:"wont_fix,omitempty"`
+	// Yield pauses the fixing half of the loop while a person works on
+	// the PR (HY1); nil when review-loop yields to no one.
+	Yield *Yield `json:"yield,omitempty"`
+	// Paused are findings whose thread a person replied in (HY1).
+	Paused []Pause `json:"paused,omitempty"`
+	// HumanSeenID is the highest id of a person's review or thread reply
+	// already seen, so each pauses once (HY1).
+	HumanSeenID int64 `json:"human_seen_id,omitempty"`
+}
+
+// Yield is a pause of the fixing half of the loop (HY1).
+type Yield struct {
+	Until time.Time `json:"until"`
+	// Reason says what review-loop yields to ("a push by @alice").
+	Reason string `json:"reason"`
+}
+
+// Pause is one finding paused because a person replied in its thread (HY1).
+type Pause struct {
+	FindingID string `json:"id"`
+	ThreadID  string `json:"thread_id,omitempty"`
+	// Path and the lines StartLine..Line are where the person is working:
+	// a finding re-posted there (in a new thread) is paused too.
+	Path      string    `json:"path,omitempty"`
+	StartLine int       `json:"start_line,omitempty"`
+	Line      int       `json:"line,omitempty"`
+	By        string    `json:"by"`
+	Until     time.Time `json:"until"`
 }
 
 // WontFix is one remembered won't-fix decision (WF1).
@@ -294,6 +322,11 @@ func (s State) Clone() State {
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
+	if s.Yield != nil {
+		y := *s.Yield
+		c.Yield = &y
+	}
+	c.Paused = slices.Clone(s.Paused)
 	if s.WontFix != nil {
 		c.WontFix = make([]WontFix, len(s.WontFix))
 		for i, w := range s.WontFix {

@@ -46,6 +46,9 @@ func full() State {
 		WontFix: []WontFix{{Path: "a.go", Title: "Max returns the smaller value", Context: "e85eab81fac8085d", FindingID: "copilot-4",
 			Engine: "copilot", CommentID: 2233029569, Reason: "intended", ReplyURL: "https://github.com/o/r/pull/1#discussion_r2233029572",
 			SHA: "aaa", At: t0, Answered: []int64{2233029577}, ReraisedBy: []string{"bugbot"}}},
+		Yield:       &Yield{Until: t0, Reason: "a push by @alice"},
+		Paused:      []Pause{{FindingID: "bugbot-1", ThreadID: "PRRT_1", Path: "a.go", StartLine: 3, Line: 5, By: "alice", Until: t0}},
+		HumanSeenID: 2233029580,
 	}
 }
 
