@@ -26,11 +26,11 @@ type Config struct {
 	TriggerPhrase       string
 	AllowedAssociations []string
 
-	MaxCommits           int
-	MaxActiveMinutes     int
-	MaxIdlePolls         int
+	MaxCommits       int
+	MaxActiveMinutes int
+	MaxIdlePolls     int
 	// YieldMinutes is how long review-loop yields to a person (HY1).
-	YieldMinutes int
+	YieldMinutes         int
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool

@@ -50,10 +50,10 @@ type World struct {
 	// Expect is the scenario's expected outcome.
 	Expect Expect
 
-	clock   *Clock
+	clock *Clock
 	// heads records each new head of the PR: when it appeared and whether
 	// an outside push made it (HY1's expectation).
-	heads []headRecord
+	heads   []headRecord
 	ownFake bool
 
 	mu        sync.Mutex
