@@ -26,11 +26,10 @@ type Config struct {
 	TriggerPhrase       string
 	AllowedAssociations []string
 
-	MaxCommits       int
-	MaxActiveMinutes int
-	MaxIdlePolls     int
-	// YieldMinutes is how long review-loop yields to a person (HY1).
-	YieldMinutes         int
+	MaxCommits           int
+	MaxActiveMinutes     int
+	MaxIdlePolls         int
+	YieldMinutes         int // how long review-loop yields to a person (HY1)
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool

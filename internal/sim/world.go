@@ -50,11 +50,9 @@ type World struct {
 	// Expect is the scenario's expected outcome.
 	Expect Expect
 
-	clock *Clock
-	// heads records each new head of the PR: when it appeared and whether
-	// an outside push made it (HY1's expectation).
-	heads   []headRecord
+	clock   *Clock
 	ownFake bool
+	heads   []headRecord // each new head of the PR, when it appeared, whether an outside push made it (HY1)
 
 	mu        sync.Mutex
 	queue     []Event
