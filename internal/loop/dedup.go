@@ -61,7 +61,8 @@ func SameDefect(a, b Finding) bool {
 // defect is triaged and fixed once. A group is formed only of findings
 // that are pairwise the same defect, never by a chain of near matches, and
 // the result does not depend on the input order. The representative is
-// the group's first finding by engine, then comment id.
+// the group's first finding (by engine, then comment id) that carries a
+// suggested edit, so the suggestions fixer can apply it, else its first.
 func Dedup(fs []Finding) []Finding {
 	if len(fs) < 2 {
 		return fs
@@ -84,6 +85,9 @@ func Dedup(fs []Finding) []Finding {
 	}
 	out := make([]Finding, 0, len(groups))
 	for _, g := range groups {
+		if i := slices.IndexFunc(g, func(f Finding) bool { return suggestedEdit(f.Body) != "" }); i > 0 {
+			g[0], g[i] = g[i], g[0]
+		}
 		rep := g[0]
 		rep.Sources = slices.Clone(rep.Sources)
 		for _, m := range g[1:] {

@@ -33,6 +33,15 @@ func TestRule_DD1_ThreeEnginesOneDefectIsOneFindingWithEverySource(t *testing.T)
 	}
 }
 
+func TestRule_DD1_TheFindingWithASuggestedEditRepresentsTheDefect(t *testing.T) {
+	fs := divZero()
+	fs[1].Body = "Div panics on a zero divisor.\n\n```suggestion\n\tif b == 0 {\n\t\treturn 0, ErrDivZero\n\t}\n```"
+	got := Dedup(fs)
+	if len(got) != 1 || got[0].ID != "copilot-12" || len(got[0].Sources) != 2 {
+		t.Fatalf("Dedup = %+v, want copilot-12 (it carries the suggestion) with two sources", got)
+	}
+}
+
 func TestRule_DD1_WhenUnsureFindingsStaySeparate(t *testing.T) {
 	base := Finding{Engine: "bugbot", Path: "a.go", Line: 10, Title: "Div panics on a zero divisor", Category: "important"}
 	cases := map[string]Finding{
