@@ -86,7 +86,7 @@ func Dedup(fs []Finding) []Finding {
 	out := make([]Finding, 0, len(groups))
 	for _, g := range groups {
 		if i := slices.IndexFunc(g, func(f Finding) bool { return suggestedEdit(f.Body) != "" }); i > 0 {
-			g[0], g[i] = g[i], g[0]
+			g = append([]Finding{g[i]}, slices.Delete(slices.Clone(g), i, i+1)...)
 		}
 		rep := g[0]
 		rep.Sources = slices.Clone(rep.Sources)
@@ -206,6 +206,16 @@ func WithSources(rows []state.TriageRow, byID map[string]Finding) []state.Triage
 		}
 	}
 	return append(out, dups...)
+}
+
+func countOutcome(rows []state.TriageRow, outcome string) int {
+	n := 0
+	for _, r := range rows {
+		if r.Outcome == outcome {
+			n++
+		}
+	}
+	return n
 }
 
 // SourceThreads are the review threads of a finding's merged sources,

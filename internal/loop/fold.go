@@ -207,8 +207,9 @@ func RecordFixCycle(st state.State, res FixResult, now time.Time) state.State {
 		}
 		s.NoProgress[k[0]][k[1]]++
 	}
+	triaged := len(res.Rows) - countOutcome(res.Rows, OutcomeDuplicate) // DD1: a merged defect counts once
 	s.Events = append(s.Events, state.Event{Time: now, Name: state.EventIterEnd, Iteration: s.Iteration,
-		Detail: fmt.Sprintf("fixed %d of %d", fixed, len(res.Rows))})
+		Detail: fmt.Sprintf("fixed %d of %d", fixed, triaged)})
 	if fixed == 0 {
 		s.Status, s.EndReason = state.StatusDone, string(EndNoFixes)
 		s.Events = append(s.Events, state.Event{Time: now, Name: state.EventTerminate, Iteration: s.Iteration,

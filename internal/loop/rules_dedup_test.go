@@ -185,6 +185,9 @@ func TestRule_DD1_DecideTriagesOneDefectOnceAndW2CountsItOnce(t *testing.T) {
 			total += n
 		}
 	}
+	if ev := st3.Events[len(st3.Events)-1]; ev.Detail != "fixed 1 of 1" {
+		t.Errorf("iter-end says %q, want the defect counted once", ev.Detail)
+	}
 	if total != 1 || st3.Totals.Fixed != 1 {
 		t.Errorf("no-progress counts %v (total %d), fixed %d: want the defect counted once", st3.NoProgress, total, st3.Totals.Fixed)
 	}
