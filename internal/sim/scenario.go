@@ -202,6 +202,10 @@ type Expect struct {
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
+	// CycleErrors are substrings of the cycle errors the scenario expects
+	// (a fault it injects, say): each must match an error, and a cycle
+	// error matching none of them fails the scenario.
+	CycleErrors []string `yaml:"cycle_errors"`
 }
 
 // Duration is a time.Duration written as "90s" or "3m" in YAML.
