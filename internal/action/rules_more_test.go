@@ -382,3 +382,106 @@ func TestRule_W5_AWorkflowThatCannotBeDispatchedIsReportedOnce(t *testing.T) {
 		t.Errorf("status %s, want the loop still active (events and the sweep carry it)", st.Status)
 	}
 }
+
+// TestWaitInJob_wakesOnANewReviewAndActsInTheSameRun: with wait-seconds
+// the run re-observes every poll-interval through the injected sleeper;
+// the review that arrives during the second sleep is fixed and pushed in
+// the same run, and the minute waited is not active work (B2).
+func TestWaitInJob_wakesOnANewReviewAndActsInTheSameRun(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	in := map[string]string{"engines": "copilot", "wait-seconds": "120", "poll-interval": "30"}
+	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
+		t.Fatal(err)
+	}
+	head := w.fake.HeadSHA("octo", "app", 1)
+	var slept []time.Duration
+	res, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), in, func(d *Deps) {
+		d.Sleep = func(_ context.Context, dur time.Duration) error {
+			slept = append(slept, dur)
+			w.now = w.now.Add(dur)
+			if len(slept) == 2 {
+				w.copilotReview(t, head, addSuggestion)
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.out.String())
+	}
+	if len(slept) != 2 || slept[0] != 30*time.Second || slept[1] != 30*time.Second {
+		t.Errorf("slept %v, want two poll-intervals of 30s", slept)
+	}
+	if res.PRs[0].Pushed == "" || res.PRs[0].Plan.Action != loop.ActionFix {
+		t.Fatalf("the review found during the wait was not fixed in the same run: plan %s (%s)", res.PRs[0].Plan.Action, res.PRs[0].Plan.Why)
+	}
+	st, _ := statusState(t, w.fake)
+	if st.ActiveSeconds >= 60 {
+		t.Errorf("active work %ds includes the 60s waited (B2)", st.ActiveSeconds)
+	}
+}
+
+// TestWaitInJob_endsAtItsBudgetWhenNothingChanges: wait-seconds 90 with
+// poll-interval 30 sleeps three times, re-observing each time, then ends
+// the run still waiting; without wait-seconds it does not sleep at all.
+func TestWaitInJob_endsAtItsBudgetWhenNothingChanges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		wait  string
+		sleep int
+	}{{"90", 3}, {"0", 0}} {
+		t.Run("wait-seconds "+tc.wait, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, nil)
+			in := map[string]string{"engines": "copilot", "wait-seconds": tc.wait, "poll-interval": "30"}
+			if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
+				t.Fatal(err)
+			}
+			w.fake.ResetRequests()
+			slept := 0
+			res, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), in, func(d *Deps) {
+				d.Sleep = func(_ context.Context, dur time.Duration) error {
+					slept++
+					w.now = w.now.Add(dur)
+					return nil
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slept != tc.sleep {
+				t.Errorf("slept %d times, want %d", slept, tc.sleep)
+			}
+			if res.PRs[0].Plan.Action != loop.ActionWait || res.PRs[0].Pushed != "" {
+				t.Errorf("plan %s pushed %q, want a wait", res.PRs[0].Plan.Action, res.PRs[0].Pushed)
+			}
+			// Each wake re-reads the PR: one observation per sleep more.
+			observed := 0
+			for _, r := range w.fake.Requests() {
+				if r.Operation == "query" && strings.Contains(r.Path, "graphql") {
+					observed++
+				}
+			}
+			if tc.sleep > 0 && observed <= tc.sleep {
+				t.Errorf("%d GraphQL reads for %d wakes, want a re-observation per wake", observed, tc.sleep)
+			}
+		})
+	}
+}
+
+// TestWaitInJob_aSleepCancelledEndsTheRunWithItsError: the job being
+// cancelled during the wait surfaces as the run's error, nothing acted.
+func TestWaitInJob_aSleepCancelledEndsTheRunWithItsError(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	in := map[string]string{"engines": "copilot", "wait-seconds": "60", "poll-interval": "30"}
+	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), in, func(d *Deps) {
+		d.Sleep = func(context.Context, time.Duration) error { return context.Canceled }
+	})
+	if err == nil || !strings.Contains(err.Error(), context.Canceled.Error()) {
+		t.Fatalf("err = %v, want the cancellation", err)
+	}
+}
