@@ -13,6 +13,7 @@ require (
 	github.com/sethvargo/go-githubactions v1.3.2
 	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed
 	github.com/vektah/gqlparser/v2 v2.5.64
+	github.com/yuin/goldmark v1.8.7
 	pgregory.net/rapid v1.3.0
 )
 

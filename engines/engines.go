@@ -75,6 +75,9 @@ type Env struct {
 	ChangedFiles []string
 	// Now is the cycle's clock reading.
 	Now time.Time
+	// Triggers are the loop's last trigger per engine, from its state
+	// (absent when the loop never triggered the engine).
+	Triggers map[string]Trigger
 }
 
 // PRRef names the pull request a trigger targets.

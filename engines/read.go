@@ -10,15 +10,29 @@ import (
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/markdown"
 )
 
 // Author identifies an engine's bot account. Logins are compared
 // case-insensitively with any "[bot]" suffix removed, so GraphQL
-// ("cursor") and REST ("cursor[bot]") spellings both match; a non-zero ID
-// matches on its own.
+// ("cursor") and REST ("cursor[bot]") spellings both match.
+//
+// IN7: an author is the engine only if it is a bot (GraphQL __typename Bot,
+// REST type Bot) and, where both ids are known, its id is ID. GraphQL bot
+// logins carry no "[bot]" suffix, so a login alone cannot tell the Copilot
+// bot from a user account named Copilot; a matching id is enough on its
+// own (Copilot's bot is "Copilot" over REST and
+// "copilot-pull-request-reviewer" over GraphQL, one id).
 type Author struct {
 	Logins []string
 	ID     int64
+	// AllowUsers lets non-bot accounts be the engine (a declarative engine
+	// that posts through a user account opts in explicitly); the id, when
+	// known on both sides, must still match.
+	AllowUsers bool
+	// Others are further identities the engine posts as, each matched on
+	// its own terms (Claude posting through a workflow's github_token).
+	Others []Author
 }
 
 // NormLogin lower-cases a login and drops a "[bot]" suffix.
@@ -27,10 +41,18 @@ func NormLogin(login string) string {
 	return strings.TrimSuffix(l, "[bot]")
 }
 
-// Match reports whether the actor is this author.
+// Match reports whether the actor is this author, or one of its Others (IN7).
 func (a Author) Match(actor github.Actor) bool {
-	if a.ID != 0 && actor.DatabaseID == a.ID {
-		return true
+	for _, o := range a.Others {
+		if o.Match(actor) {
+			return true
+		}
+	}
+	if !actor.IsBot && !a.AllowUsers {
+		return false
+	}
+	if a.ID != 0 && actor.DatabaseID != 0 {
+		return actor.DatabaseID == a.ID
 	}
 	l := NormLogin(actor.Login)
 	if l == "" {
@@ -167,7 +189,7 @@ func FindCheckRun(obs *github.Observation, match func(github.CheckRun) bool) *gi
 		if !match(*cr) {
 			continue
 		}
-		if best == nil || cr.StartedAt.After(best.StartedAt) || (cr.StartedAt.Equal(best.StartedAt) && cr.DatabaseID > best.DatabaseID) {
+		if best == nil || cr.StartedAt.After(best.StartedAt) || (cr.StartedAt.Equal(best.StartedAt) && cr.SignalID() > best.SignalID()) {
 			best = cr
 		}
 	}
@@ -183,15 +205,17 @@ func NamedCheck(name, app string) func(github.CheckRun) bool {
 }
 
 // CheckSignal reads a check run's status as a completion signal. A nil check
-// run is SignalNone. The conclusion is deliberately ignored (S2).
+// run is SignalNone. The conclusion is deliberately ignored (S2). The id is
+// the check run's SignalID: GraphQL answers databaseId null for ids of 2^31
+// and above.
 func CheckSignal(cr *github.CheckRun) (loop.Signal, time.Time, int64) {
 	if cr == nil {
 		return loop.SignalNone, time.Time{}, 0
 	}
 	if strings.EqualFold(cr.Status, "COMPLETED") {
-		return loop.SignalDone, cr.StartedAt, cr.DatabaseID
+		return loop.SignalDone, cr.StartedAt, cr.SignalID()
 	}
-	return loop.SignalRunning, cr.StartedAt, cr.DatabaseID
+	return loop.SignalRunning, cr.StartedAt, cr.SignalID()
 }
 
 // CheckErrored reports whether a completed check run's conclusion says the
@@ -213,30 +237,17 @@ var htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 // StripHTMLComments removes hidden HTML comments from a body.
 func StripHTMLComments(s string) string { return htmlComment.ReplaceAllString(s, "") }
 
-var fenceOpen = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})[ \t]*suggestion\\b.*$")
-
 // Suggestions returns the contents of every ```suggestion block in body, in
-// order; an unterminated block runs to the end of the body.
+// order, read as GitHub renders the body (rule TB4): never a block nested
+// in another code block, an HTML comment, an indented code block or a
+// block quote. An unterminated block runs to the end of its container.
 func Suggestions(body string) []string {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	var out []string
-	for i := 0; i < len(lines); i++ {
-		m := fenceOpen.FindStringSubmatch(lines[i])
-		if m == nil {
+	for _, f := range markdown.Fences(body) {
+		if words := strings.Fields(f.Info); len(words) == 0 || words[0] != "suggestion" {
 			continue
 		}
-		fence := m[1]
-		var buf []string
-		j := i + 1
-		for ; j < len(lines); j++ {
-			t := strings.TrimSpace(lines[j])
-			if strings.HasPrefix(t, fence[:3]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
-				break
-			}
-			buf = append(buf, lines[j])
-		}
-		out = append(out, strings.Join(buf, "\n"))
-		i = j
+		out = append(out, strings.Join(f.Lines, "\n"))
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func TestSuggestions(t *testing.T) {
 
 func TestAuthor_matchesGraphQLAndRESTLoginsAndID(t *testing.T) {
 	a := engines.Author{Logins: []string{"cursor"}, ID: 5}
-	for _, actor := range []github.Actor{{Login: "cursor"}, {Login: "Cursor[bot]"}, {Login: "x", DatabaseID: 5}} {
+	for _, actor := range []github.Actor{{Login: "cursor", IsBot: true}, {Login: "Cursor[bot]", IsBot: true}, {Login: "x", DatabaseID: 5, IsBot: true}} {
 		if !a.Match(actor) {
 			t.Errorf("%+v not matched", actor)
 		}

@@ -50,9 +50,13 @@ func (*Bugbot) Capabilities() engines.Capabilities {
 	return engines.Capabilities{
 		Trigger:           engines.TriggerComment,
 		AcceptsBotTrigger: false,
-		Completion:        engines.CompletionCheckRun,
-		CheckRunName:      CheckRunName,
-		CheckRunApp:       "cursor",
+		// Bugbot reads its earlier comments "to avoid duplicate
+		// suggestions" (cursor.com/docs/bugbot): a still-present bug is
+		// usually not re-posted, its old thread stays unresolved (ST5).
+		Incremental:  true,
+		Completion:   engines.CompletionCheckRun,
+		CheckRunName: CheckRunName,
+		CheckRunApp:  "cursor",
 	}
 }
 
@@ -66,6 +70,7 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 		Installed:        true,
 		TriggerAvailable: env.HasTriggerToken,
 		Material:         loop.MaterialPending,
+		Incremental:      true,
 	}
 	if !env.HasTriggerToken {
 		v.TriggerNote = NoTokenNote
@@ -85,15 +90,192 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 	v.Findings = engines.ThreadFindings(obs, Name, Author, ParseFinding)
 
 	if v.Signal == loop.SignalDone {
-		v.Material = loop.MaterialOK
-		if engines.CheckErrored(cr) {
-			v.Material = loop.MaterialErrored
-			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", CheckRunName, strings.ToLower(cr.Conclusion))
-		}
-		v.VerdictSetProven = obs.Complete
-		v.MaterialNote = joinNote(v.MaterialNote, countNote(obs, reviews, v.Findings))
+		readDone(&v, obs, cr, reviews)
 	}
 	return v
+}
+
+// readDone reads a completed Bugbot check: only a Bugbot review of the head
+// proves Bugbot reviewed it (S7). A `neutral` check also means cancelled by
+// a newer commit or an internal error (cursor.com/docs/bugbot), a usage
+// limit stop is an issue comment with a neutral "Error" check and no review
+// (T8), and the check output states how many issues remain open (S6).
+func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, reviews []github.Review) {
+	var head *github.Review
+	for i := range reviews {
+		if reviews[i].CommitSHA == obs.HeadSHA {
+			head = &reviews[i]
+		}
+	}
+	conclusion := strings.ToLower(cr.Conclusion)
+	if head == nil {
+		if q := usageLimit(obs, cr); q != nil {
+			v.Material, v.Quota = loop.MaterialQuota, q
+			return
+		}
+		if engines.CheckErrored(cr) {
+			v.Material = loop.MaterialErrored
+			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", CheckRunName, conclusion)
+			return
+		}
+		v.Material = loop.MaterialUnproven
+		v.MaterialNote = fmt.Sprintf("check run %q concluded %s with no Bugbot review of the head %s", CheckRunName, conclusion, short(obs.HeadSHA))
+		if line := checkLine(cr); line != "" {
+			v.MaterialNote += ": " + line
+		}
+		return
+	}
+	v.Material = loop.MaterialOK
+	if engines.CheckErrored(cr) {
+		v.Material = loop.MaterialErrored
+		v.MaterialNote = fmt.Sprintf("check run %q concluded %s", CheckRunName, conclusion)
+	}
+	v.VerdictSetProven = obs.Complete
+	v.MaterialNote = joinNote(v.MaterialNote, countNote(obs, reviews, v.Findings))
+	if c := ParseCheck(cr.Title, cr.Summary, cr.Text); c.Known {
+		n, src := c.Total, fmt.Sprintf("check run %q: %s", CheckRunName, c.Source)
+		// The output was written with the head review: a thread of that
+		// review resolved since (a won't-fix reply, E6) was counted in it.
+		if k := resolvedSince(obs, head.DatabaseID); k > 0 {
+			n = max(0, n-k)
+			src += fmt.Sprintf(" (less %d thread(s) of that review resolved since)", k)
+		}
+		v.Stated = &loop.StatedCount{N: n, Source: src}
+	}
+}
+
+// resolvedSince counts Bugbot's resolved threads posted with review id.
+func resolvedSince(obs *github.Observation, review int64) int {
+	n := 0
+	for _, t := range obs.Threads {
+		if t.IsResolved && len(t.Comments) > 0 && t.Comments[0].ReviewDatabaseID == review && Author.Match(t.Comments[0].Author) {
+			n++
+		}
+	}
+	return n
+}
+
+// usageLimit is Bugbot's usage-limit stop on the head: its issue comment
+// "Bugbot couldn't run - usage limit reached" (no retry time is stated)
+// posted since the check run started (testdata/engines/bugbot/06).
+func usageLimit(obs *github.Observation, cr *github.CheckRun) *loop.QuotaNotice {
+	cs := engines.IssueCommentsBy(obs, Author)
+	for i := len(cs) - 1; i >= 0; i-- {
+		c := cs[i]
+		if cr != nil && !cr.StartedAt.IsZero() && c.CreatedAt.Before(cr.StartedAt) {
+			return nil
+		}
+		if text, ok := ParseUsageLimit(c.Body); ok {
+			return &loop.QuotaNotice{At: c.CreatedAt, Text: text}
+		}
+	}
+	return nil
+}
+
+var (
+	usageRE = regexp.MustCompile(`(?i)couldn[’']?t run\s*[-–—:]\s*usage limit reached|hit a usage or spend limit`)
+	tagRE   = regexp.MustCompile(`<[^>]*>`)
+)
+
+// ParseUsageLimit reads Bugbot's usage-limit issue comment and returns its
+// own words (heading and first paragraph, tags stripped). Free-tier
+// notices inside a normal review body are not a stop (testdata 09).
+func ParseUsageLimit(body string) (string, bool) {
+	if !usageRE.MatchString(body) {
+		return "", false
+	}
+	var parts []string
+	for _, p := range strings.Split(engines.StripHTMLComments(body), "\n\n") {
+		p = strings.TrimSpace(tagRE.ReplaceAllString(p, ""))
+		if p == "" {
+			continue
+		}
+		parts = append(parts, p)
+		if len(parts) == 2 {
+			break
+		}
+	}
+	return strings.Join(parts, ": "), true
+}
+
+// checkLine is the check run's own word on what happened, for the report.
+func checkLine(cr *github.CheckRun) string {
+	for _, s := range []string{cr.Summary, cr.Title, cr.Text} {
+		if l := engines.FirstLine(tagRE.ReplaceAllString(s, "")); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+// CheckCounts is what the check run's output states about open issues.
+type CheckCounts struct {
+	Known    bool   // the output stated a count
+	New      int    // found in this run
+	Previous int    // reported earlier and still unresolved
+	Total    int    // open in all: stated, or New + Previous
+	Source   string // the sentence the count was read from
+}
+
+var (
+	totalRE    = regexp.MustCompile(`(?i)there (?:are|is) (\d{1,6}) total unresolved issues?(?: \(including (\d{1,6}) from previous reviews?\))?`)
+	foundRE    = regexp.MustCompile(`(?i)completed review and found (\d{1,6}) potential (?:issues?|bugs?)`)
+	noneRE     = regexp.MustCompile(`(?i)completed review\s*[-–—]?\s*(?:and found )?no (?:new )?(?:issues|bugs)(?: found)?`)
+	previousRE = regexp.MustCompile(`(?i)(\d{1,6}) previously reported (?:issues?|bugs?) remains?(?: unresolved)?`)
+)
+
+// ParseCheck reads the counts Bugbot's check output states (S6), e.g.
+// "Final Result: Bugbot completed review and found 1 potential issue. 1
+// previously reported issue remain unresolved." and "There are 2 total
+// unresolved issues (including 1 from previous review)." (ENGINES.md
+// round 2; testdata/engines/bugbot/08). A text without a count leaves
+// Known false: nothing is stated, nothing is proven by it.
+func ParseCheck(title, summary, text string) CheckCounts {
+	all := strings.Join([]string{title, summary, text}, "\n")
+	var c CheckCounts
+	if m := foundRE.FindStringSubmatch(all); m != nil {
+		c.Known, c.New, c.Source = true, atoi(m[1]), m[0]
+	} else if m := noneRE.FindString(all); m != "" {
+		c.Known, c.Source = true, m
+	}
+	if m := previousRE.FindStringSubmatch(all); m != nil {
+		c.Known, c.Previous = true, atoi(m[1])
+		c.Source = joinSource(c.Source, m[0])
+	}
+	c.Total = c.New + c.Previous
+	if m := totalRE.FindStringSubmatch(all); m != nil {
+		c.Known = true
+		if n := atoi(m[1]); n > c.Total {
+			c.Total = n
+		}
+		if m[2] != "" && atoi(m[2]) > c.Previous {
+			c.Previous = atoi(m[2])
+		}
+		c.Source = joinSource(c.Source, m[0])
+	}
+	return c
+}
+
+func joinSource(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " … " + b
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // countNote compares the head review's announced count with the threads

@@ -162,6 +162,9 @@ func TestObserve_signalTransitionsFromNoneToRunningToDone(t *testing.T) {
 		t.Fatalf("in progress: %+v", v)
 	}
 	o.CheckRuns = []github.CheckRun{check("COMPLETED", "SUCCESS")}
+	// Only a Bugbot review of the head proves the completed run reviewed
+	// it (S7; TestObserve_S7_* covers the check without one).
+	o.Reviews = []github.Review{{DatabaseID: 10, Author: cursor(), CommitSHA: "sha1", Body: "✅ Bugbot reviewed your changes and found no new issues!", SubmittedAt: t0}}
 	v := b.Observe(o, engines.Env{})
 	if v.Signal != loop.SignalDone || v.Material != loop.MaterialOK || !v.VerdictSetProven {
 		t.Fatalf("completed: %+v", v)
@@ -234,7 +237,7 @@ func TestObserve_resolvedThreadsAndOtherAuthorsAreNotFindings(t *testing.T) {
 func TestObserve_restLoginAlsoMatches(t *testing.T) {
 	o := obsAt("sha1")
 	th := finding(100, 10, "sha1", 5)
-	th.Comments[0].Author = github.Actor{Login: "cursor[bot]"}
+	th.Comments[0].Author = github.Actor{Login: "cursor[bot]", IsBot: true}
 	o.Threads = []github.Thread{th}
 	if v := New().Observe(o, engines.Env{}); len(v.Findings) != 1 {
 		t.Fatal("cursor[bot] not matched")

@@ -35,8 +35,18 @@ const ManagedCheckName = "Claude Code Review"
 // ActionRef is what a workflow must use to count as a Claude install.
 const ActionRef = "anthropics/claude-code-action"
 
-// TriggerBody is the comment that asks Claude for a review.
-const TriggerBody = "@claude review"
+// TriggerBody is the comment that asks Claude for a review. "once" asks
+// the managed Code Review app for one review without subscribing the PR to
+// a review on every push (ENGINES.md, round 2), which would double the
+// loop's own retrigger after each fix push (T7); the workflow install
+// reads it as a plain mention.
+const TriggerBody = "@claude review once"
+
+// CommentEvent is the event of a workflow run started by a comment; such a
+// run hangs off the default branch's head, not the PR head (GitHub docs,
+// "Events that trigger workflows", issue_comment: GITHUB_SHA is the last
+// commit on the default branch).
+const CommentEvent = "issue_comment"
 
 // ValidationSkipMarker is what the action reports when the PR edits its
 // workflow file and it skips while the job stays green.
@@ -63,8 +73,9 @@ type Claude struct {
 }
 
 var (
-	_ engines.Engine    = (*Claude)(nil)
-	_ engines.Installer = (*Claude)(nil)
+	_ engines.Engine     = (*Claude)(nil)
+	_ engines.Installer  = (*Claude)(nil)
+	_ engines.RunWatcher = (*Claude)(nil)
 )
 
 // New returns the Claude adapter.
@@ -73,7 +84,13 @@ func New(opts Options) *Claude {
 	if job == "" {
 		job = DefaultJobName
 	}
-	return &Claude{jobName: job, author: engines.Author{Logins: append([]string{"claude"}, opts.Logins...), ID: BotID}}
+	a := engines.Author{Logins: []string{"claude"}, ID: BotID}
+	if len(opts.Logins) > 0 {
+		// Another identity has its own id, unknown here: matched by login
+		// (and bot type, IN7), never by Claude's id.
+		a.Others = []engines.Author{{Logins: opts.Logins}}
+	}
+	return &Claude{jobName: job, author: a}
 }
 
 // Name implements engines.Engine.
@@ -152,6 +169,9 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.TriggerNote = NoTokenNote
 	}
 	cr := c.checkRun(obs)
+	if run := c.commentRun(obs, env); run != nil {
+		cr = run
+	}
 	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
 	var start time.Time
 	if cr != nil {
@@ -210,7 +230,7 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	if isManaged(cr) {
 		text := strings.TrimSpace(strings.Join([]string{cr.Title, cr.Summary, cr.Text}, "\n"))
 		if text != "" {
-			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.DatabaseID, SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
+			v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: cr.SignalID(), SHA: obs.HeadSHA, Body: text, Substantive: v.Signal == loop.SignalDone, At: cr.CompletedAt})
 		}
 		if sev, ok := ParseSeverityLine(cr.Text); ok && sev.Total() > 0 && countInline(obs, c.author, since) == 0 {
 			managedMismatch = true
@@ -246,6 +266,114 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	}
 	v.VerdictSetProven = v.Signal == loop.SignalDone && v.Material == loop.MaterialOK && obs.Complete && !managedMismatch
 	return v
+}
+
+// commentTrigger is the loop's trigger of Claude for the head when it was
+// a comment, with the time from which its run can exist: the comment's own
+// creation time as GitHub stamped it when the comment is in the
+// observation, else the recorded trigger time less a minute (the loop
+// records it after posting, on its own clock).
+func commentTrigger(obs *github.Observation, env engines.Env) (since time.Time, author string, ok bool) {
+	t, ok := env.Triggers[Name]
+	if !ok || t.CommentID == 0 || t.SHA == "" || t.SHA != obs.HeadSHA {
+		return time.Time{}, "", false
+	}
+	for _, ic := range obs.IssueComments {
+		if ic.DatabaseID == t.CommentID {
+			return ic.CreatedAt, ic.Author.Login, true
+		}
+	}
+	return t.At.Add(-time.Minute), "", true
+}
+
+// commentWorkflows are the Claude workflows a comment can start: those
+// that listen to issue_comment, or every Claude workflow when none says so
+// in a form we recognise.
+func commentWorkflows(files []engines.WorkflowFile) []engines.WorkflowFile {
+	all := claudeWorkflows(files)
+	var out []engines.WorkflowFile
+	for _, f := range all {
+		if strings.Contains(f.Content, CommentEvent) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// WorkflowRunQueries implements engines.RunWatcher. When the loop's
+// trigger for the head was a comment and no Claude check run on the head
+// started since, Claude's run is a workflow run on the default branch's head, which
+// the observation cannot show: the cycle reads the runs of the Claude
+// workflows started by issue_comment since the trigger. That is one REST
+// request per such workflow and only while Claude's comment-triggered
+// review is awaited; reading the default branch's check runs instead
+// would need the same request and could not tell which comment a run
+// answers, and the workflow_run event reaches us without the PR (its
+// pull_requests list is empty), so it cannot stand in for the read on
+// the PR's own wake-ups.
+func (c *Claude) WorkflowRunQueries(obs *github.Observation, env engines.Env) []engines.RunQuery {
+	if obs == nil {
+		return nil
+	}
+	since, _, ok := commentTrigger(obs, env)
+	if !ok {
+		return nil
+	}
+	if cr := c.checkRun(obs); cr != nil && !cr.StartedAt.Before(since) {
+		return nil
+	}
+	var out []engines.RunQuery
+	for _, f := range commentWorkflows(env.WorkflowFiles) {
+		out = append(out, engines.RunQuery{File: f.Path, Event: CommentEvent, Since: since})
+	}
+	return out
+}
+
+// commentRun is Claude's run for a comment trigger of the head, read from
+// Observation.WorkflowRuns and shown as the check run of its job (nil
+// when WorkflowRunQueries asks for none: the head's own check run is
+// Claude's run then): the newest run of a Claude workflow started by issue_comment at or after the
+// trigger. Skipped runs are other comments' runs (the job's `if` did not
+// match); when the run's actor is known it must be the trigger's author.
+func (c *Claude) commentRun(obs *github.Observation, env engines.Env) *github.CheckRun {
+	since, author, ok := commentTrigger(obs, env)
+	if !ok {
+		return nil
+	}
+	var best *github.WorkflowRun
+	for _, q := range c.WorkflowRunQueries(obs, env) {
+		for i := range obs.WorkflowRuns {
+			r := &obs.WorkflowRuns[i]
+			switch {
+			case !q.Matches(*r), r.CreatedAt.Before(since), strings.EqualFold(r.Conclusion, "skipped"):
+				continue
+			case author != "" && r.Actor != "" && engines.NormLogin(r.Actor) != engines.NormLogin(author):
+				continue
+			}
+			if best == nil || r.CreatedAt.After(best.CreatedAt) || (r.CreatedAt.Equal(best.CreatedAt) && r.ID > best.ID) {
+				best = r
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	start := best.RunStartedAt
+	if start.IsZero() {
+		start = best.CreatedAt
+	}
+	cr := &github.CheckRun{DatabaseID: best.ID, Name: best.Name, AppSlug: "github-actions",
+		Status: strings.ToUpper(best.Status), Conclusion: strings.ToUpper(best.Conclusion), StartedAt: start}
+	if cr.Name == "" {
+		cr.Name = path.Base(best.Path)
+	}
+	if cr.Status == "COMPLETED" {
+		cr.CompletedAt = best.UpdatedAt
+	}
+	return cr
 }
 
 func countInline(obs *github.Observation, a engines.Author, since func(time.Time) bool) int {
@@ -286,7 +414,7 @@ func missingComment(files []engines.WorkflowFile) string {
 	return ""
 }
 
-// Trigger implements engines.Engine: it posts "@claude review" with the
+// Trigger implements engines.Engine: it posts TriggerBody with the
 // user token; with only GITHUB_TOKEN the comment would start no workflow,
 // so it returns engines.ErrTriggerUnavailable.
 //

@@ -254,12 +254,12 @@ func TestTrigger(t *testing.T) {
 			t.Fatalf("%+v", v)
 		}
 	})
-	t.Run("with a user token it posts @claude review", func(t *testing.T) {
+	t.Run("with a user token it posts @claude review once", func(t *testing.T) {
 		gh := &fakegh.GitHub{}
 		pr := pr
 		pr.UserToken = true
 		id, err := New(Options{}).Trigger(context.Background(), gh, pr)
-		if err != nil || id == 0 || gh.Calls[0].Body != "@claude review" {
+		if err != nil || id == 0 || gh.Calls[0].Body != "@claude review once" {
 			t.Fatalf("%d %v %+v", id, err, gh.Calls)
 		}
 	})

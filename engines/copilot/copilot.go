@@ -29,8 +29,27 @@ const ReviewerLogin = "copilot-pull-request-reviewer"
 // ReviewerRESTLogin is the login a requested_reviewers call needs.
 const ReviewerRESTLogin = "copilot-pull-request-reviewer[bot]"
 
-// CheckRunName is the Actions dynamic workflow check that runs a review.
+// CheckRunName is the name of the Actions dynamic workflow that runs a
+// review, also matched as a check run name.
 const CheckRunName = "Copilot code review"
+
+// JobCheckName is the name third-party code reports for the check run of
+// that workflow's job. Unconfirmed (ENGINES.md, round 2): neither name is
+// relied on for DONE, which is the review on the head SHA.
+const JobCheckName = "Agent"
+
+// isCopilotCheck is a check run that hints at a Copilot review in
+// progress: the job of app github-actions named "Agent" or "Copilot code
+// review" ("Agent" only with that app: the name is generic).
+func isCopilotCheck(cr github.CheckRun) bool {
+	switch {
+	case strings.EqualFold(cr.Name, CheckRunName):
+		return cr.AppSlug == "" || strings.EqualFold(cr.AppSlug, "github-actions")
+	case strings.EqualFold(cr.Name, JobCheckName):
+		return strings.EqualFold(cr.AppSlug, "github-actions")
+	}
+	return false
+}
 
 // Author matches Copilot by id and by both logins ("Copilot" on comments).
 var Author = engines.Author{Logins: []string{ReviewerLogin, "Copilot"}, ID: BotID}
@@ -87,13 +106,15 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 			requested = true
 		}
 	}
-	cr := engines.FindCheckRun(obs, engines.NamedCheck(CheckRunName, ""))
-	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED")
+	// The check run is only a RUNNING hint, never needed for DONE: one
+	// that started before the head's review is the run that posted it.
+	cr := engines.FindCheckRun(obs, isCopilotCheck)
+	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED") && (head == nil || cr.StartedAt.After(head.SubmittedAt))
 	switch {
 	case requested || checkRunning:
 		v.Signal = loop.SignalRunning
 		if checkRunning {
-			v.SignalStartedAt, v.SignalID = cr.StartedAt, cr.DatabaseID
+			v.SignalStartedAt, v.SignalID = cr.StartedAt, cr.SignalID()
 		}
 	case head != nil:
 		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
@@ -105,12 +126,44 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 		} else if ov.Note != "" {
 			v.MaterialNote = ov.Note
 		}
+		if ov.Kind != KindError {
+			v.Stated = statedCount(obs, head, ov)
+		}
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
-		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.DatabaseID
+		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
 		v.Material = loop.MaterialErrored
-		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", CheckRunName, strings.ToLower(cr.Conclusion))
+		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", cr.Name, strings.ToLower(cr.Conclusion))
 	}
 	return v
+}
+
+// statedCount is S6 for Copilot's head review: the inline comments its
+// body says it generated ("generated K comments", v2 "**Findings:** N")
+// plus v2's "Previously missed (N)" findings, which have no thread. The
+// low-confidence suppressed ones are not counted: they are never thread
+// findings. A thread of that review resolved since (a won't-fix reply)
+// was counted in the body and is not owed. Nil when the body states no
+// count.
+func statedCount(obs *github.Observation, head *github.Review, ov Overview) *loop.StatedCount {
+	if ov.Comments < 0 {
+		return nil
+	}
+	n := ov.Comments + ov.PreviouslyMissed
+	src := fmt.Sprintf("review %d: %d inline comment(s) generated", head.DatabaseID, ov.Comments)
+	if ov.PreviouslyMissed > 0 {
+		src += fmt.Sprintf(", %d previously missed in the body", ov.PreviouslyMissed)
+	}
+	resolved := 0
+	for _, t := range obs.Threads {
+		if t.IsResolved && len(t.Comments) > 0 && t.Comments[0].ReviewDatabaseID == head.DatabaseID {
+			resolved++
+		}
+	}
+	if resolved > 0 {
+		n = max(0, n-resolved)
+		src += fmt.Sprintf(", less %d thread(s) resolved since", resolved)
+	}
+	return &loop.StatedCount{N: n, Source: src}
 }
 
 // Trigger implements engines.Engine: it requests a Copilot review, falling
@@ -123,6 +176,9 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 // exactly "copilot-pull-request-reviewer[bot]".
 func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef) (int64, error) {
 	err := gh.RequestCopilotReview(ctx, pr.Owner, pr.Repo, pr.Number)
+	if q := QuotaRefusal(err); q != nil {
+		return 0, q
+	}
 	switch s := status(err); {
 	case err == nil || s == http.StatusConflict:
 		return 0, nil
@@ -135,6 +191,30 @@ func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef
 	default:
 		return 0, &engines.EngineError{Engine: Name, Op: "trigger", Err: err}
 	}
+}
+
+var quotaRE = regexp.MustCompile(`(?i)quota|rate[ -]?limit|usage limit|premium request|allowance|too many requests|exceeded`)
+
+// QuotaRefusal reads a refused Copilot review request as a quota stop
+// (T8): 429, or 422/403 whose message names a quota or rate limit. The
+// exact wording GitHub uses is unconfirmed (ENGINES.md), so any 429 counts
+// and the 422 fallback to requested_reviewers is kept for other reasons.
+func QuotaRefusal(err error) *engines.QuotaError {
+	var e *github.APIError
+	if !errors.As(err, &e) {
+		return nil
+	}
+	switch {
+	case e.Status == http.StatusTooManyRequests:
+	case (e.Status == http.StatusUnprocessableEntity || e.Status == http.StatusForbidden) && quotaRE.MatchString(e.Message):
+	default:
+		return nil
+	}
+	text := e.Message
+	if text == "" {
+		text = http.StatusText(e.Status)
+	}
+	return &engines.QuotaError{Engine: Name, Wait: e.RetryAfter, Text: fmt.Sprintf("review request refused (%d): %s", e.Status, text)}
 }
 
 func status(err error) int {
@@ -164,7 +244,10 @@ type Overview struct {
 	Comments int
 	// LowConfidence counts findings suppressed into the body.
 	LowConfidence int
-	Note          string
+	// PreviouslyMissed counts v2's "Previously missed (N)" findings: real
+	// findings that live only in the body (ENGINES.md round 2).
+	PreviouslyMissed int
+	Note             string
 }
 
 var (
@@ -173,6 +256,7 @@ var (
 	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
 	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
 	findingsRE  = regexp.MustCompile(`(?i)\*\*Findings:\*\*\s*(None|\d+)`)
+	missedRE    = regexp.MustCompile(`(?i)Previously missed\s*\((\d{1,6})\)`)
 	overviewRE  = regexp.MustCompile(`(?i)#+\s*(?:pull request overview|copilot review overview)`)
 )
 
@@ -181,6 +265,9 @@ func ParseOverview(body string) Overview {
 	o := Overview{Kind: KindUnknown, Comments: -1}
 	if m := suppressRE.FindStringSubmatch(body); m != nil {
 		o.LowConfidence, _ = strconv.Atoi(m[1])
+	}
+	if m := missedRE.FindStringSubmatch(body); m != nil {
+		o.PreviouslyMissed = atoiOrZero(m[1])
 	}
 	switch {
 	case errorRE.MatchString(body):

@@ -26,6 +26,7 @@ func TestParse_realSamples(t *testing.T) {
 			User     struct {
 				Login string `json:"login"`
 				ID    int64  `json:"id"`
+				Type  string `json:"type"`
 			} `json:"user"`
 		}
 		if err := json.Unmarshal([]byte(samples.Get(t, all, "01-").Text), &rev); err != nil {
@@ -35,7 +36,7 @@ func TestParse_realSamples(t *testing.T) {
 		if o.Kind != KindV2 || o.Comments != 0 || o.LowConfidence != 0 {
 			t.Fatalf("%+v", o)
 		}
-		if !Author.Match(github.Actor{Login: rev.User.Login, DatabaseID: rev.User.ID}) {
+		if !Author.Match(github.Actor{Login: rev.User.Login, DatabaseID: rev.User.ID, IsBot: rev.User.Type == "Bot"}) {
 			t.Fatal("REST reviewer identity not matched")
 		}
 	})
@@ -45,6 +46,7 @@ func TestParse_realSamples(t *testing.T) {
 			User struct {
 				Login string `json:"login"`
 				ID    int64  `json:"id"`
+				Type  string `json:"type"`
 			} `json:"user"`
 		}
 		if err := json.Unmarshal([]byte(samples.Get(t, all, "03-").Text), &c); err != nil {
@@ -58,7 +60,7 @@ func TestParse_realSamples(t *testing.T) {
 		if !strings.HasPrefix(p.Title, "The glyph size calculation") {
 			t.Fatalf("title %q", p.Title)
 		}
-		if !Author.Match(github.Actor{Login: c.User.Login, DatabaseID: c.User.ID}) || !Author.Match(github.Actor{Login: "Copilot"}) {
+		if !Author.Match(github.Actor{Login: c.User.Login, DatabaseID: c.User.ID, IsBot: c.User.Type == "Bot"}) || !Author.Match(github.Actor{Login: "Copilot", IsBot: true}) {
 			t.Fatal("comment identity not matched")
 		}
 	})
@@ -159,7 +161,7 @@ func TestObserve_stalenessInputsAcrossTwoReviewsAndTwoSHAs(t *testing.T) {
 	o := obsAt("sha2")
 	o.Reviews = []github.Review{
 		{DatabaseID: 50, Author: reviewer(), CommitSHA: "sha1", SubmittedAt: t0},
-		{DatabaseID: 60, Author: github.Actor{Login: "copilot-pull-request-reviewer[bot]"}, CommitSHA: "sha2", SubmittedAt: t0.Add(time.Hour)},
+		{DatabaseID: 60, Author: github.Actor{Login: "copilot-pull-request-reviewer[bot]", IsBot: true}, CommitSHA: "sha2", SubmittedAt: t0.Add(time.Hour)},
 	}
 	o.Threads = []github.Thread{thread(500, 50, "sha1", 3), thread(600, 60, "sha2", 4)}
 	v := New().Observe(o, engines.Env{})

@@ -101,12 +101,12 @@ func TestCodeRabbit_realSamples(t *testing.T) {
 			}
 		}
 	})
-	t.Run("04 rate-limit, review-limit and failure notices are errors; the acknowledgement is not", func(t *testing.T) {
+	t.Run("04 rate-limit and review-limit notices are quota, the failure an error; the acknowledgement is neither", func(t *testing.T) {
 		bs := samples.Blocks(samples.Get(t, all, "04-").Text)
-		want := []bool{true, true, false, true}
+		want := []noticeKind{noticeQuota, noticeQuota, noticeNone, noticeError}
 		for i, w := range want {
-			if got := c.errorPhrase(bs[i]) != ""; got != w {
-				t.Errorf("block %d: error=%v", i, got)
+			if got := c.classify(bs[i], t0).kind; got != w {
+				t.Errorf("block %d: notice kind %d, want %d", i, got, w)
 			}
 		}
 	})
@@ -153,7 +153,7 @@ func TestCodeRabbit_signalTransitionsStalenessAndDrift(t *testing.T) {
 	o.CheckRuns[0].Status, o.CheckRuns[0].Title = "COMPLETED", "Review completed"
 	o.Reviews = []github.Review{
 		{DatabaseID: 1, Author: rabbit(), CommitSHA: "sha1", SubmittedAt: t0.Add(-time.Hour), Body: "**Actionable comments posted: 1**"},
-		{DatabaseID: 2, Author: github.Actor{Login: "coderabbitai[bot]"}, CommitSHA: "sha2", SubmittedAt: t0, Body: "**Actionable comments posted: 1**"},
+		{DatabaseID: 2, Author: github.Actor{Login: "coderabbitai[bot]", IsBot: true}, CommitSHA: "sha2", SubmittedAt: t0, Body: "**Actionable comments posted: 1**"},
 	}
 	body := "_⚠️ Potential issue_ | _🟠 Major_\n\n**Fix it.**\n\n<!-- cr-comment:v1:abc123 -->"
 	o.Threads = []github.Thread{thread(rabbit(), 10, 1, "sha1", 3, body), thread(rabbit(), 20, 2, "sha2", 5, body)}
@@ -170,16 +170,16 @@ func TestCodeRabbit_signalTransitionsStalenessAndDrift(t *testing.T) {
 	}
 }
 
-func TestCodeRabbit_rateLimitIsErroredNotClean(t *testing.T) {
+func TestRule_T8_coderabbitRateLimitIsQuotaNotClean(t *testing.T) {
 	c := builtin(t, "coderabbit")
 	o := obsAt("sha1")
-	o.CheckRuns = []github.CheckRun{{DatabaseID: 4, Name: "CodeRabbit", Status: "COMPLETED", Conclusion: "SUCCESS", Title: "Review rate limited"}}
-	if v := c.Observe(o, engines.Env{}); v.Material != loop.MaterialErrored || v.VerdictSetProven {
+	o.CheckRuns = []github.CheckRun{{DatabaseID: 4, Name: "CodeRabbit", Status: "COMPLETED", Conclusion: "SUCCESS", Title: "Review rate limited", CompletedAt: t0}}
+	if v := c.Observe(o, engines.Env{}); v.Material != loop.MaterialQuota || v.VerdictSetProven || v.Quota == nil || v.Quota.Wait != 0 || !v.Quota.At.Equal(t0) {
 		t.Fatalf("%+v", v)
 	}
 	o.CheckRuns[0].Title = "Review completed"
 	o.IssueComments = []github.IssueComment{{DatabaseID: 7, Author: rabbit(), Body: "> [!WARNING]\n> ## Rate limit exceeded", UpdatedAt: t0}}
-	if v := c.Observe(o, engines.Env{}); v.Material != loop.MaterialErrored {
+	if v := c.Observe(o, engines.Env{}); v.Material != loop.MaterialQuota || v.Quota == nil || !strings.Contains(v.Quota.Text, "Rate limit exceeded") {
 		t.Fatalf("%+v", v)
 	}
 }
@@ -235,12 +235,18 @@ func TestTrigger(t *testing.T) {
 	})
 	t.Run("an engine that accepts bots posts with the workflow token", func(t *testing.T) {
 		gh := &fakegh.GitHub{}
-		if _, err := builtin(t, "gemini").Trigger(context.Background(), gh, pr); err != nil || gh.Calls[0].Body != "/gemini review" {
+		e, err := New(Definition{Name: "sonar", Author: AuthorDef{ID: 1}, Trigger: "/sonar review", AcceptsBotTrigger: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Trigger(context.Background(), gh, pr); err != nil || gh.Calls[0].Body != "/sonar review" {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("a failed post is a typed engine error", func(t *testing.T) {
 		gh := &fakegh.GitHub{ErrComment: errors.New("x")}
+		pr := pr
+		pr.UserToken = true
 		_, err := builtin(t, "gemini").Trigger(context.Background(), gh, pr)
 		var ee *engines.EngineError
 		if !errors.As(err, &ee) || ee.Engine != "gemini" {
@@ -326,8 +332,35 @@ func TestRule_IN2_unseenDeclarativeEngineLeavesTheDefaultSetButNamedIsAttempted(
 	if ok, why := g.Installed(o, engines.Env{}); ok || why == "" {
 		t.Fatalf("installed %v (%q), want it out of the default set", ok, why)
 	}
-	v := g.Observe(o, engines.Env{})
+	v := g.Observe(o, engines.Env{HasTriggerToken: true})
 	if !v.Installed || !v.TriggerAvailable || v.Signal != loop.SignalNone {
 		t.Fatalf("%+v, want an installed view ready to trigger", v)
+	}
+}
+
+// IN7: a declarative engine's findings are its bot's only, unless the
+// definition opts in to a user account.
+func TestRule_IN7_DeclarativeUserAuthorsOnlyWhenOptedIn(t *testing.T) {
+	doc := func(optIn string) []byte {
+		return []byte("engines:\n  - name: inhouse\n    author: {logins: [review-service], id: 4242}\n" + optIn)
+	}
+	user := github.Actor{Login: "review-service", DatabaseID: 4242}
+	obs := &github.Observation{HeadSHA: "sha1",
+		Threads: []github.Thread{{NodeID: "T", Path: "x.go", Line: 3, Comments: []github.ReviewComment{{DatabaseID: 10, Author: user, Body: "Bug."}}}}}
+	for _, tc := range []struct {
+		optIn string
+		want  int
+	}{{"", 0}, {"    allow_user_author: true\n", 1}} {
+		ds, err := ParseDefinitions(doc(tc.optIn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := New(ds[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(e.Observe(obs, engines.Env{}).Findings); got != tc.want {
+			t.Errorf("allow_user_author %q: %d findings by the user account, want %d", strings.TrimSpace(tc.optIn), got, tc.want)
+		}
 	}
 }

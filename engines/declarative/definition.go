@@ -23,6 +23,10 @@ type Definition struct {
 	Name string `yaml:"name"`
 	// Author is the engine's bot account: logins (either spelling) and/or id.
 	Author AuthorDef `yaml:"author"`
+	// AllowUserAuthor lets a non-bot account be the engine (IN7). By default
+	// only a bot with the author's login (and id, when known) is the engine,
+	// so a user who registers the engine's login cannot post its findings.
+	AllowUserAuthor bool `yaml:"allow_user_author"`
 	// CheckRun is the name of the engine's check run; empty means none, and
 	// completion is then a review on the head SHA.
 	CheckRun string `yaml:"check_run"`
@@ -52,8 +56,32 @@ type Definition struct {
 	// of findings a review body announces.
 	SummaryCount string `yaml:"summary_count"`
 	// ErrorPhrases mark a review, comment or check run as the engine
-	// failing (rate limits, failures): ERRORED, never clean.
+	// failing: ERRORED, never clean.
 	ErrorPhrases []string `yaml:"error_phrases"`
+	// QuotaPhrases mark a comment or check run newer than the engine's
+	// last review as a usage, rate or quota limit: ERRORED with reason
+	// quota and the engine's own words, not retriggered during the wait
+	// (S7, T8).
+	QuotaPhrases []string `yaml:"quota_phrases"`
+	// QuotaWaits are regular expressions whose first group is the wait a
+	// quota notice states ("55 minutes and 34 seconds"); none matching
+	// means the loop's default cooldown.
+	QuotaWaits []string `yaml:"quota_waits"`
+	// UnprovenPhrases mark a comment or check run newer than the engine's
+	// last review as completing without a review ("Review skipped"):
+	// never clean (S7).
+	UnprovenPhrases []string `yaml:"unproven_phrases"`
+	// Incremental engines do not re-post still-present findings: their
+	// unresolved threads stay active across reviews (ST5).
+	Incremental bool `yaml:"incremental"`
+	// ReviewsPushes says the engine reviews every push by itself; an
+	// engine that does not and cannot be triggered says so on the status
+	// comment.
+	ReviewsPushes bool `yaml:"reviews_pushes"`
+	// BodySections are the review-body sections that list findings not
+	// posted as threads (CodeRabbit's outside-diff, nitpick and duplicate
+	// comments); their items are findings with no thread.
+	BodySections []BodySectionDef `yaml:"body_sections"`
 }
 
 // AuthorDef is an engine's bot account in a definition.
@@ -70,7 +98,7 @@ type SeverityMarker struct {
 
 var (
 	nameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys = []string{"name", "author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases"}
+	fieldKeys = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
@@ -165,6 +193,43 @@ func (d Definition) validate() []error {
 			bad(f.name, "invalid regular expression %q: %v", f.re, err)
 		} else if re.NumSubexp() < 1 {
 			bad(f.name, "%q needs a capture group", f.re)
+		}
+	}
+	for j, re := range d.QuotaWaits {
+		if c, err := compile(re); err != nil {
+			bad(fmt.Sprintf("quota_waits[%d]", j), "invalid regular expression %q: %v", re, err)
+		} else if c.NumSubexp() < 1 {
+			bad(fmt.Sprintf("quota_waits[%d]", j), "%q needs a capture group", re)
+		}
+	}
+	for j, p := range append(append([]string{}, d.QuotaPhrases...), d.UnprovenPhrases...) {
+		if strings.TrimSpace(p) == "" {
+			field := "quota_phrases"
+			if j >= len(d.QuotaPhrases) {
+				field, j = "unproven_phrases", j-len(d.QuotaPhrases)
+			}
+			bad(fmt.Sprintf("%s[%d]", field, j), "empty phrase")
+		}
+	}
+	for j, sec := range d.BodySections {
+		at := fmt.Sprintf("body_sections[%d]", j)
+		if strings.TrimSpace(sec.Heading) == "" || strings.ContainsAny(sec.Heading, "\n\r") {
+			bad(at+".heading", "one non-empty line required")
+		}
+		switch sec.Kind {
+		case SectionFinding, SectionDuplicate, SectionPraise:
+		default:
+			bad(at+".kind", "%q is not one of finding, duplicate, praise", sec.Kind)
+		}
+		switch loop.Severity(sec.Severity) {
+		case "", loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow:
+		default:
+			bad(at+".severity", "%q is not one of critical, high, medium, low", sec.Severity)
+		}
+		for k, c := range sec.Confirmations {
+			if strings.TrimSpace(c) == "" {
+				bad(fmt.Sprintf("%s.confirmations[%d]", at, k), "empty phrase")
+			}
 		}
 	}
 	for j, p := range append(append([]string{}, d.CleanPhrases...), d.ErrorPhrases...) {

@@ -1,6 +1,7 @@
 package declarative
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -23,6 +24,7 @@ type Engine struct {
 	title      *regexp.Regexp
 	category   *regexp.Regexp
 	count      *regexp.Regexp
+	waits      []*regexp.Regexp
 }
 
 type severityRE struct {
@@ -40,7 +42,7 @@ func New(d Definition) (*Engine, error) {
 	if errs := d.validate(); len(errs) > 0 {
 		return nil, fmt.Errorf("engine %q: %w", d.Name, errs[0])
 	}
-	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID}}
+	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID, AllowUsers: d.AllowUserAuthor}}
 	for _, m := range d.SeverityMarkers {
 		e.severities = append(e.severities, severityRE{regexp.MustCompile(m.Pattern), loop.Severity(m.Severity)})
 	}
@@ -51,6 +53,9 @@ func New(d Definition) (*Engine, error) {
 		return regexp.MustCompile(s)
 	}
 	e.id, e.title, e.category, e.count = opt(d.IDMarker), opt(d.TitleMarker), opt(d.CategoryMarker), opt(d.SummaryCount)
+	for _, w := range d.QuotaWaits {
+		e.waits = append(e.waits, regexp.MustCompile(w))
+	}
 	return e, nil
 }
 
@@ -78,7 +83,7 @@ func (e *Engine) TriggerBody() string { return e.def.Trigger }
 
 // Capabilities implements engines.Engine.
 func (e *Engine) Capabilities() engines.Capabilities {
-	c := engines.Capabilities{Trigger: engines.TriggerComment, AcceptsBotTrigger: e.def.AcceptsBotTrigger, Completion: engines.CompletionReviewOnHead}
+	c := engines.Capabilities{Trigger: engines.TriggerComment, AcceptsBotTrigger: e.def.AcceptsBotTrigger, Completion: engines.CompletionReviewOnHead, Incremental: e.def.Incremental}
 	if e.def.Trigger == "" {
 		c.Trigger = engines.TriggerPushOnly
 	}
@@ -124,6 +129,7 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Engine:           e.def.Name,
 		Installed:        true,
 		TriggerAvailable: e.def.Trigger != "" && (e.def.AcceptsBotTrigger || env.HasTriggerToken),
+		Incremental:      e.def.Incremental,
 		Signal:           loop.SignalNone,
 		Material:         loop.MaterialPending,
 	}
@@ -133,9 +139,12 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	// explicitly, the engine is attempted and a miss degrades loudly, as
 	// HUNG (IN2, T4).
 	if !v.TriggerAvailable {
-		if e.def.Trigger == "" {
+		switch {
+		case e.def.Trigger == "":
 			v.TriggerNote = e.def.Name + " has no trigger comment: relying on its automatic review of pushes"
-		} else {
+		case !e.def.ReviewsPushes:
+			v.TriggerNote = fmt.Sprintf("%s cannot be triggered: it ignores %q from bots and no trigger token was given, and it does not review pushes by itself", e.def.Name, e.def.Trigger)
+		default:
 			v.TriggerNote = fmt.Sprintf("%s ignores %q from bots and no trigger token was given: relying on its automatic review of pushes", e.def.Name, e.def.Trigger)
 		}
 	}
@@ -155,43 +164,61 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.LatestReviewID, v.LatestSHA = reviews[n-1].DatabaseID, reviews[n-1].CommitSHA
 	}
 	v.Findings = engines.ThreadFindings(obs, e.def.Name, e.author, e.ParseFinding)
+	var headBody bodyRead
+	for i := range reviews {
+		b := e.bodyFindings(obs, &reviews[i])
+		v.Findings = append(v.Findings, b.findings...)
+		if head != nil && reviews[i].DatabaseID == head.DatabaseID {
+			headBody = b
+		}
+	}
 
-	// The newest error notice from the engine, if newer than its last review.
-	notice := ""
+	// The newest status notice from the engine (quota, skip, error), if
+	// newer than its last review: only that counts (T8, S7).
+	var note notice
 	for _, c := range engines.IssueCommentsBy(obs, e.author) {
-		if p := e.errorPhrase(c.Body); p != "" && c.UpdatedAt.After(lastReview) {
-			notice = p
+		if n := e.classify(c.Body, c.UpdatedAt); n.kind != noticeNone && c.UpdatedAt.After(lastReview) && !c.UpdatedAt.Before(note.at) {
+			note = n
 		}
 	}
 	cr := e.checkRun(obs)
 	if cr != nil {
 		v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
-		if p := e.errorPhrase(cr.Title + "\n" + cr.Summary); p != "" && v.Signal == loop.SignalDone {
-			notice = p
+		if v.Signal == loop.SignalDone && note.kind == noticeNone {
+			note = e.classify(cr.Title+"\n"+cr.Summary, cmp.Or(cr.CompletedAt, cr.StartedAt))
 		}
 	} else if head != nil {
 		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
-	} else if notice != "" && e.def.CheckRun == "" {
+	} else if note.kind != noticeNone {
+		// No check run and no review: the notice is the engine's answer.
 		v.Signal = loop.SignalDone
 	}
 	if v.Signal != loop.SignalDone {
 		return v
 	}
 	switch {
+	case note.kind == noticeQuota:
+		v.Material, v.MaterialNote = loop.MaterialQuota, fmt.Sprintf("%s: %s", e.def.Name, note.text)
+		v.Quota = &loop.QuotaNotice{At: note.at, Wait: note.wait, Text: note.text}
+	case note.kind == noticeUnproven:
+		v.Material, v.MaterialNote = loop.MaterialUnproven, fmt.Sprintf("%s did not review: %s", e.def.Name, note.text)
+	case note.kind == noticeError:
+		// The engine's own words first (09-…: "Review failed: Failed to
+		// post review comments"), over the check run's conclusion.
+		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, note.text)
 	case engines.CheckErrored(cr):
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("check run %q concluded %s", cr.Name, strings.ToLower(cr.Conclusion))
-	case notice != "":
-		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, notice)
 	case head != nil && e.errorPhrase(head.Body) != "":
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, e.errorPhrase(head.Body))
 	default:
 		v.Material = loop.MaterialOK
 		v.VerdictSetProven = obs.Complete
 		if head != nil {
+			v.Stated = e.stated(obs, head, headBody)
 			if n, ok := e.SummaryCount(head.Body); ok {
 				read := 0
 				for _, f := range v.Findings {
-					if f.ReviewID == head.DatabaseID {
+					if f.ReviewID == head.DatabaseID && f.ThreadID != "" {
 						read++
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/fix"
@@ -35,6 +36,9 @@ func (c *prCycle) act(ctx context.Context) error {
 	case loop.ActionTrigger:
 		c.triggerAll(ctx, c.plan.Triggers)
 	case loop.ActionWait:
+		if !c.plan.WakeAt.IsZero() {
+			c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", c.plan.WakeAt.UTC().Format(time.RFC3339), c.plan.Why))
+		}
 		return c.waitInJob(ctx)
 	case loop.ActionFix:
 		return c.fixCycle(ctx)
@@ -80,6 +84,13 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 	}
 	pr := engines.PRRef{Owner: c.owner, Repo: c.repo, Number: c.number, UserToken: userToken}
 	id, err := e.Trigger(ctx, gh, pr)
+	if q := quotaOf(err, c.Now()); q != nil {
+		// T8: a quota refusal is not retried and is no engine error; the
+		// loop cools the engine down (loop.RecordTriggers).
+		c.Log.Warn("trigger refused for a quota; cooling down", "engine", req.Engine, "err", err)
+		res.Quota = q
+		return res
+	}
 	if errors.Is(err, engines.ErrTriggerUnavailable) {
 		// The engine reviews pushes by itself; the loop waits for that run.
 		c.Log.Info("trigger unavailable; relying on the engine's automatic run", "engine", req.Engine)
@@ -93,6 +104,10 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 		}
 		c.waited += c.TriggerRetryDelay
 		if id, err = e.Trigger(ctx, gh, pr); err != nil {
+			if q := quotaOf(err, c.Now()); q != nil {
+				res.Quota = q
+				return res
+			}
 			res.Err = err.Error()
 			c.gha.Warningf("review-loop: triggering %s failed twice: %v", req.Engine, err)
 			return res
@@ -102,30 +117,21 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 	return res
 }
 
+// quotaOf is the quota notice of a trigger refused for a usage, rate or
+// quota limit (T8), nil for any other outcome.
+func quotaOf(err error, now time.Time) *loop.QuotaNotice {
+	var q *engines.QuotaError
+	if !errors.As(err, &q) {
+		return nil
+	}
+	return &loop.QuotaNotice{At: now, Wait: q.Wait, Text: q.Text}
+}
+
 // fixCycle triages the plan's findings, fixes Tier 1 and approved Tier 2
 // ones in the checkout, commits once, pushes, resolves and replies, then
 // retriggers every engine (T7).
 func (c *prCycle) fixCycle(ctx context.Context) error {
-	approvals := map[string]string{}
-	for _, a := range c.st.Approvals {
-		approvals[a.FindingID] = a.Direction
-	}
-	skips := map[string]bool{}
-	for _, s := range c.st.Skips {
-		skips[s] = true
-	}
-	table := triage.Classify(c.plan.Triage, triage.Inputs{
-		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly,
-	})
-	byID := map[string]loop.Finding{}
-	for _, f := range c.plan.Triage {
-		byID[f.ID] = f
-	}
-	var todo []loop.Finding
-	for _, id := range table.Fixable() {
-		todo = append(todo, byID[id])
-	}
+	table, byID, todo, approvals := c.fixTodo(ctx)
 
 	var cyc fix.CycleResult
 	var fixErr error
@@ -134,8 +140,11 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		if c.obs.IsFork {
 			c.notices = append(c.notices, "fork PR: report-only — no fixer, no test command, no push")
 		} else {
-			cyc, fixErr = c.runFixes(ctx, todo, approvals)
+			cyc, fixErr = c.fixes(ctx, todo, approvals)
 		}
+	}
+	if errors.Is(fixErr, errPreparedStale) {
+		return fixErr
 	}
 	outcomes := map[string]fix.Result{}
 	for _, r := range cyc.Results {
@@ -163,12 +172,17 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
 		sha, err := c.commitAndPush(ctx, cyc, byID)
+		if why, ok := refusal(err); ok {
+			c.refused(why)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		pushed = sha
 	}
 	c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	c.replyBodyFindings(ctx, cyc, byID, pushed)
 	if pushed != "" {
 		c.retrigger(ctx, pushed)
 	}
@@ -190,12 +204,24 @@ func fixOutcome(o fix.Outcome) string {
 // gitRunner returns the git runner of the checkout, with tokens kept out
 // of git's environment.
 func (c *prCycle) gitRunner() *git.Runner {
-	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ())}
+	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ()), ServerURL: c.cfg.ServerURL}
 }
 
 // runFixes puts the checkout on the PR head and runs the fix pipeline.
 func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
 	g := c.gitRunner()
+	dropped, err := g.DropPersistedCredentials(ctx)
+	if err != nil {
+		return fix.CycleResult{}, err
+	}
+	if len(dropped) > 0 {
+		c.gha.Warningf("review-loop: removed the credential the checkout persisted in .git/config (%s), where every command could read it; check out with persist-credentials: false", strings.Join(dropped, ", "))
+	}
+	base, err := g.Snapshot(ctx)
+	if err != nil {
+		return fix.CycleResult{}, fmt.Errorf("reading the checkout's git config and hooks: %w", err)
+	}
+	c.gitBaseline = base
 	if err := c.checkoutHead(ctx, g); err != nil {
 		return fix.CycleResult{}, err
 	}
@@ -272,7 +298,7 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 	repo := &git.Repo{Git: c.gitRunner(), Guard: git.Guard{
 		HeadBranch: c.obs.HeadRef, DefaultBranch: c.obs.DefaultBranch, Protected: protected,
 		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
-	}}
+	}, Baseline: c.gitBaseline}
 	var closed []git.Closed
 	for _, id := range cyc.Fixed() {
 		f := byID[id]
@@ -371,6 +397,43 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 }
 
+// replyBodyFindings says once on the PR which fixed findings had no
+// thread to reply to or resolve (E6): those an engine listed only in its
+// review body (CodeRabbit's outside-diff and nitpick sections). Each
+// finding is listed in one comment only, whatever the later cycles do.
+func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, byID map[string]loop.Finding, pushed string) {
+	if pushed == "" {
+		return
+	}
+	var lines []string
+	for _, r := range cyc.Results {
+		f, ok := byID[r.ID]
+		if !ok || r.Outcome != fix.OutcomeFixed || f.ThreadID != "" || f.CommentID != 0 {
+			continue
+		}
+		st, isNew := loop.RecordNotice(c.st, "body-fixed:"+f.ID)
+		if !isNew {
+			continue
+		}
+		c.st = st
+		where := "`" + f.Path + "`"
+		if f.Line > 0 {
+			where = fmt.Sprintf("`%s` (line %d)", f.Path, f.Line)
+			if f.StartLine > 0 && f.StartLine < f.Line {
+				where = fmt.Sprintf("`%s` (lines %d-%d)", f.Path, f.StartLine, f.Line)
+			}
+		}
+		lines = append(lines, fmt.Sprintf("- %s %s: %s (`%s`)", f.Engine, where, f.Title, f.ID))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", pushed, strings.Join(lines, "\n"))
+	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body); err != nil {
+		c.gha.Warningf("review-loop: replying to the fixed review-body findings: %v", err)
+	}
+}
+
 func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
 	if _, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body); err != nil {
 		c.gha.Warningf("review-loop: replying to %s: %v", f.ID, err)
@@ -379,7 +442,7 @@ func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
 
 // retrigger asks every engine to review the pushed commit (T7).
 func (c *prCycle) retrigger(ctx context.Context, sha string) {
-	reqs := loop.RetriggerAfterPush(c.st, c.views, sha, c.loopCfg)
+	reqs := loop.RetriggerAfterPushAt(c.st, c.views, sha, c.loopCfg, c.Now())
 	c.triggerAll(ctx, reqs)
 }
 

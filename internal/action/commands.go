@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -21,6 +22,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
+	prepareDir := fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -33,13 +35,20 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
 		}
+		FailOutputs(gha, env.Getenv, err)
 		return err
 	}
 	cfg.DryRun = cfg.DryRun || *dry
+	if *prepareDir != "" {
+		cfg.Mode, cfg.ArtifactDir = ModePrepare, *prepareDir
+	}
 	res, err := Run(ctx, Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
+		}
+		if !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
+			FailOutputs(gha, env.Getenv, err)
 		}
 		return err
 	}

@@ -3,6 +3,8 @@ package action
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +57,15 @@ type Config struct {
 	AuthorEmail       string
 	DryRun            bool
 	Version           string
+	// Mode is single, or prepare or publish for the two jobs of hardened
+	// mode (TB1); ArtifactDir is where prepare writes and publish reads.
+	Mode        string
+	ArtifactDir string
+	// StartOn is the start policy (`start-on`): command or auto.
+	StartOn string
+	// SharedPaths are globs of shared helpers besides the default names
+	// and Go packages imported by two or more packages (TR2).
+	SharedPaths []string
 
 	// Actions context.
 	EventName   string
@@ -83,7 +94,7 @@ var inputNames = []string{
 	"fixer-timeout", "judge-command", "anthropic-api-key", "judge-model",
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
-	"version",
+	"version", "mode", "artifact-dir", "start-on", "shared-paths",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -160,6 +171,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AuthorEmail:          in("commit-author-email", "41898282+github-actions[bot]@users.noreply.github.com"),
 		DryRun:               boolean("dry-run"),
 		Version:              in("version", ""),
+		Mode:                 in("mode", ModeSingle),
+		ArtifactDir:          in("artifact-dir", ""),
+		StartOn:              strings.ToLower(in("start-on", "command")),
+		SharedPaths:          splitList(in("shared-paths", "")),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -211,10 +226,23 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	default:
 		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions or command", c.Fixer))
 	}
+	switch c.Mode {
+	case ModeSingle, ModePrepare, ModePublish:
+	default:
+		errs = append(errs, fmt.Errorf("input mode: %q is not single, prepare or publish", c.Mode))
+	}
+	if c.ArtifactDir == "" {
+		c.ArtifactDir = filepath.Join(orDefault(getenv("RUNNER_TEMP"), os.TempDir()), "review-loop-prepared")
+	}
 	switch c.NonBlocking {
 	case "report", "issue":
 	default:
 		errs = append(errs, fmt.Errorf("input non-blocking: %q is not report or issue", c.NonBlocking))
+	}
+	switch c.StartOn {
+	case "command", "auto":
+	default:
+		errs = append(errs, fmt.Errorf("input start-on: %q is not command or auto", c.StartOn))
 	}
 	if c.TriggerPhrase == "" {
 		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))

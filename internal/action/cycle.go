@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,9 +11,11 @@ import (
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -32,12 +35,21 @@ type prCycle struct {
 	comment  *github.IssueComment // our status comment, nil before the first save
 	claim    string               // this run's claim token in the status comment
 	readOnly bool                 // the token may not write to the PR: report only
+	prepared *prepared.Decisions  // publish mode: the prepare job's decisions
+	patch    []byte               // publish mode: the prepare job's checked patch
 	selected []engines.Engine
 	env      engines.Env
 	views    []loop.EngineView
 	plan     loop.Plan
 	notices  []string
 	res      PRResult
+	// gitBaseline is the checkout's git config and hooks before any
+	// command of this cycle ran; every push is checked against it (TB2).
+	gitBaseline *git.Snapshot
+	// finished is set once the outputs and job summary are written (H9).
+	finished bool
+	// lost says why a loop's state could not be found or read (SC3).
+	lost string
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -52,11 +64,14 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
 	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
 	defer r.gha.EndGroup()
-	err := c.run(ctx)
-	if errors.Is(err, errLostRace) {
+	err := c.start(ctx)
+	if errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale) {
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
+	}
+	if err != nil && !errors.Is(err, ErrCrashed) && !c.finished {
+		c.finishError(err)
 	}
 	return c.res, err
 }
@@ -68,8 +83,17 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.load(); err != nil {
 		return err
 	}
+	if err := c.failClosed(); err != nil {
+		return err
+	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
+		return nil
+	}
+	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
+		c.res.Skipped = "no loop on this PR, and start-on is command: `" + c.cfg.TriggerPhrase + " start`, the `" +
+			event.StartLabel + "` label or a workflow_dispatch starts one"
+		c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
 		return nil
 	}
 	if c.wake.Kind == event.KindCommand {
@@ -84,6 +108,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.selectEngines(ctx); err != nil {
 		return err
 	}
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
@@ -94,14 +119,23 @@ func (c *prCycle) run(ctx context.Context) error {
 	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
 	c.res.Plan = c.plan
 	c.logPlan()
+	switch {
+	case c.cfg.Mode == ModePrepare:
+		return c.prepare(ctx, judges)
+	case c.prepared != nil:
+		if err := c.checkPrepared(); err != nil {
+			return err
+		}
+	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
-		c.res.State, c.res.Outputs = c.st, c.outputs()
+		c.dryRun()
 		return nil
 	}
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
-		c.res.State, c.res.Outputs = before, c.outputs()
+		c.st = before
+		c.finish() // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -119,11 +153,11 @@ func (c *prCycle) run(ctx context.Context) error {
 		return nil
 	}
 	actErr := c.act(ctx)
-	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) {
+	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) || errors.Is(actErr, errPreparedStale) {
 		return actErr
 	}
 	if actErr != nil {
-		c.st = loop.RecordError(c.st, actErr.Error(), false, c.Now())
+		c.st = loop.RecordError(c.st, c.publicError(actErr), false, c.Now())
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
@@ -153,7 +187,7 @@ func (c *prCycle) acts() bool {
 func (c *prCycle) observe(ctx context.Context) error {
 	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
 	if err != nil {
-		return fmt.Errorf("observing PR #%d: %w", c.number, err)
+		return err // the client names the PR and the operation
 	}
 	c.obs = obs
 	return nil
@@ -161,10 +195,25 @@ func (c *prCycle) observe(ctx context.Context) error {
 
 // load finds our status comment (by marker AND author) and decodes the
 // state; a state comment written by anyone else is ignored and reported.
+//
+// SC4: the earliest state comment by our identity is the state; later ones
+// carrying the marker (a second run's, or a copy) are reported on the
+// status comment and never adopted. SC3: when a loop existed but its state
+// cannot be read (our own comment's state is unreadable), or the
+// observation could not read every issue comment and no state was found
+// in those it read, the cycle fails closed: only `reset` starts over, in
+// our own comment when there is one.
 func (c *prCycle) load() error {
 	c.st = state.New()
-	for i := range c.obs.IssueComments {
-		ic := &c.obs.IssueComments[i]
+	comments := slices.Clone(c.obs.IssueComments)
+	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
+		if d := a.CreatedAt.Compare(b.CreatedAt); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.DatabaseID, b.DatabaseID)
+	})
+	for i := range comments {
+		ic := &comments[i]
 		st, found, err := state.Decode(ic.Body)
 		if !found {
 			continue
@@ -174,19 +223,41 @@ func (c *prCycle) load() error {
 				ic.Author.Login, ic.DatabaseID, c.obs.ViewerLogin)
 			continue
 		}
+		if c.comment != nil {
+			msg := fmt.Sprintf("comment %d also carries a review-loop state; the earliest one, comment %d, is the state and the other is ignored (SC4)", ic.DatabaseID, c.comment.DatabaseID)
+			c.gha.Warningf("review-loop: %s", msg)
+			c.notices = append(c.notices, msg)
+			continue
+		}
 		var newer *state.NewerVersionError
 		if errors.As(err, &newer) {
 			return fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
 		}
 		c.comment = ic
 		if err != nil {
-			c.gha.Warningf("review-loop: the state in status comment %d is unreadable (%v); starting a new loop there", ic.DatabaseID, err)
-			c.st = state.New()
+			c.lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
 			continue
 		}
 		c.st = st
 	}
+	if c.comment == nil && !c.obs.IssueCommentsComplete {
+		c.lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
+	}
 	return nil
+}
+
+// failClosed is rule SC3: a loop whose state is lost or unreadable is
+// never silently replaced by a new one. Only `reset` goes on; everything
+// else stops here, writing nothing, with an error naming the way out.
+func (c *prCycle) failClosed() error {
+	if c.lost == "" {
+		return nil
+	}
+	if c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset {
+		c.notices = append(c.notices, "reset: "+c.lost+"; a new loop starts")
+		return nil
+	}
+	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, c.lost, c.cfg.TriggerPhrase)
 }
 
 func sameLogin(a, b string) bool {
@@ -200,6 +271,11 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 	if cmd == nil {
 		return true, nil
 	}
+	if why := c.refuseWithoutWrite(ctx, string(cmd.Kind)); why != "" {
+		c.gha.Warningf("review-loop: %s", why)
+		c.react(ctx, "confused")
+		return true, nil
+	}
 	c.react(ctx, "eyes")
 	now := c.Now()
 	switch cmd.Kind {
@@ -207,34 +283,43 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 		if c.st.Status == "" {
 			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
 		}
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandResolveStale:
 		c.selectEnginesQuiet()
 		c.observeEngines()
 		c.resolveStale(ctx)
+		c.acknowledge(ctx)
 		return true, c.reportOnly(ctx)
 	case event.CommandUnknown:
 		c.gha.Warningf("review-loop: %s", cmd.Message)
-		c.react(ctx, "confused")
+		c.refuse(ctx, cmd.Message)
+		c.finishUnchanged()
 		return true, nil
 	}
 	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
+	if cmd.Kind == event.CommandApprove {
+		lc.Known = c.knownFindings()
+	}
 	st, err := loop.ApplyCommand(c.st, lc)
 	if err != nil {
 		c.gha.Warningf("review-loop: %v", err)
-		c.react(ctx, "confused")
+		c.refuse(ctx, err.Error())
+		c.finishUnchanged()
 		return true, nil
 	}
 	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
 		if err != nil {
 			c.gha.Warningf("review-loop: start: %v", err)
-			c.react(ctx, "confused")
+			c.refuse(ctx, "start: "+err.Error())
+			c.finishUnchanged()
 			return true, nil
 		}
 		st.Engines = names
 	}
 	c.st = st
+	c.acknowledge(ctx)
 	switch cmd.Kind {
 	case event.CommandStop, event.CommandApprove, event.CommandSkip:
 		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {
@@ -248,6 +333,7 @@ func (c *prCycle) command(ctx context.Context) (bool, error) {
 // (status, stop, and decisions on a loop that is not running).
 func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.selectEnginesQuiet()
+	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
@@ -331,7 +417,7 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 // reads its install and its traps there).
 func (c *prCycle) engineEnv() engines.Env {
 	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
-		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles))}
+		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles)), Triggers: engineTriggers(c.st)}
 	for _, f := range c.obs.WorkflowFiles {
 		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}
@@ -363,6 +449,9 @@ func (c *prCycle) observeEngines() {
 // judgeAll asks the judge about prose-only engines where the loop needs a
 // verdict (J1, cached per SHA: J4).
 func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
+	if c.prepared != nil {
+		return c.prepared.Judges, nil // the publish job runs no judge command
+	}
 	out := map[string]loop.JudgeResult{}
 	for _, v := range c.views {
 		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {

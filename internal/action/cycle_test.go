@@ -29,6 +29,8 @@ type world struct {
 	now       time.Time
 	env       map[string]string
 	out       bytes.Buffer
+	// clientOpts, when set, replace the GitHub client options of a cycle.
+	clientOpts *github.Options
 }
 
 func newWorld(t testing.TB, files map[string]string) *world {
@@ -43,6 +45,9 @@ func newWorld(t testing.TB, files map[string]string) *world {
 	w.fake.AddUser("maintainer", 1001, false)
 	w.fake.AddToken("ghp_maintainer", ghfake.Identity{Login: "maintainer", ID: 1001, Association: "OWNER"})
 	if err := w.fake.AddRepo("octo", "app", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
 		t.Fatal(err)
 	}
 	if files == nil {
@@ -110,11 +115,15 @@ func (w *world) cycleWith(j judge.Judge, eventName string, payload any, inputs m
 	if err != nil {
 		return Result{}, err
 	}
+	copts := github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second}
+	if w.clientOpts != nil {
+		copts.MaxPages = w.clientOpts.MaxPages
+	}
 	return Run(context.Background(), Deps{
 		Config: cfg, Getenv: getenv, Out: &w.out, Now: func() time.Time { return w.now },
 		Sleep:         func(context.Context, time.Duration) error { return nil },
 		Judge:         j,
-		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second},
+		ClientOptions: copts,
 	})
 }
 

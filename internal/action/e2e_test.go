@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +54,8 @@ type e2e struct {
 	fake      *ghfake.Fake
 	workspace string
 	head      string
+	// unset names environment variables the next runs leave out.
+	unset []string
 }
 
 func newE2E(t testing.TB) *e2e {
@@ -125,6 +128,9 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+strings.ToUpper(k)+"="+v)
 	}
+	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool {
+		return slices.ContainsFunc(e.unset, func(k string) bool { return strings.HasPrefix(kv, k+"=") })
+	})
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	began := time.Now()
@@ -271,8 +277,9 @@ func TestE2E_EachEventKind(t *testing.T) {
 	if r = e.run("issue_comment", comment("maintainer", "COLLABORATOR", "@review-loop status", cid), nil); r.code != 0 {
 		t.Fatalf("status exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if len(e.fake.Reactions()) != before+1 {
-		t.Errorf("the command was not acknowledged with a reaction")
+	// 👀 when it is read, 👍 when it is carried out.
+	if got := e.fake.Reactions()[before:]; len(got) != 2 || got[0].Content != "eyes" || got[1].Content != "+1" {
+		t.Errorf("the command was not acknowledged with 👀 then 👍: %+v", got)
 	}
 
 	// ... and from a stranger: nothing changes.

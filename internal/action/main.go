@@ -34,7 +34,9 @@ type Env struct {
 const usage = `usage: review-loop <command> [flags]
 
 commands:
-  cycle     run one loop cycle (the GitHub Action entry point)
+  cycle     run one loop cycle (the GitHub Action entry point);
+            --prepare DIR runs hardened mode's first job
+  publish   hardened mode's second job: publish the cycle prepared in DIR
   status    print a PR's loop status without writing anything
   demo      run the whole loop against a built-in fake GitHub
   version   print the version
@@ -54,6 +56,8 @@ func Main(ctx context.Context, args []string, env Env) ExitCode {
 		return ExitOK
 	case "cycle":
 		err = runCycleCommand(ctx, args[1:], env, logger)
+	case "publish":
+		err = runPublishCommand(ctx, args[1:], env, logger)
 	case "status":
 		err = runStatusCommand(ctx, args[1:], env, logger)
 	case "demo":

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
@@ -18,6 +20,8 @@ import (
 type repoConfig struct {
 	definitions []declarative.Definition
 	catalogue   *triage.Catalogue
+	// sharedPaths are the `shared-paths` globs of shared helpers (TR2).
+	sharedPaths []string
 }
 
 // loadRepoConfig reads the repository config file from the checkout.
@@ -43,6 +47,13 @@ func loadRepoConfig(workspace, file string) (repoConfig, error) {
 	if rc.catalogue, err = triage.LoadCatalogue(raw); err != nil {
 		return rc, fmt.Errorf("%s: %w", file, err)
 	}
+	var shared struct {
+		SharedPaths []string `yaml:"shared-paths"`
+	}
+	if err := yaml.Unmarshal(raw, &shared); err != nil {
+		return rc, fmt.Errorf("%s: shared-paths: %w", file, err)
+	}
+	rc.sharedPaths = shared.SharedPaths
 	return rc, nil
 }
 

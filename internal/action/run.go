@@ -104,14 +104,16 @@ func (d *Deps) defaults() {
 // runner holds what every PR of one run shares.
 type runner struct {
 	Deps
-	cfg      Config
-	gha      *githubactions.Action
-	gh       *github.Client
-	trigger  *github.Client // built with trigger-token, nil without one
-	registry *engines.Registry
-	repoCfg  repoConfig
-	loopCfg  loop.Config
-	judge    judge.Judge
+	cfg     Config
+	gha     *githubactions.Action
+	gh      *github.Client
+	trigger *github.Client // built with trigger-token, nil without one
+	// permissions caches each commenter's repository permission (TB3).
+	permissions map[string]github.Permission
+	registry    *engines.Registry
+	repoCfg     repoConfig
+	loopCfg     loop.Config
+	judge       judge.Judge
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
@@ -148,6 +150,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
+	if cfg.EventPath == "" && d.Getenv("GITHUB_ACTIONS") == "true" {
+		return Result{}, errNoEventPath
+	}
 	payload, err := readPayload(cfg.EventPath)
 	if err != nil {
 		return Result{}, err
@@ -157,6 +162,13 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Wake: wake}
+	if cfg.Mode == ModePrepare {
+		// The artifact always exists, so the upload and the publish job's
+		// download work even when this run prepares nothing.
+		if err := markPrepared(cfg); err != nil {
+			return res, err
+		}
+	}
 	if wake.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
 		return res, nil
@@ -178,12 +190,22 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if len(prs) == 0 && wake.RunNamesNoPR() {
+		// A comment-triggered run (Claude after "@claude review once")
+		// names no PR and its head is the default branch's: visit the
+		// live loops as the sweep does; each claims the run only if it
+		// matches its own trigger (readWorkflowRuns).
+		wake.Kind = event.KindSweep
+		if prs, err = r.prsOf(ctx, wake); err != nil {
+			return res, err
+		}
+	}
 	var errs []error
 	for _, n := range prs {
 		pr, err := r.cycle(ctx, wake, n)
 		res.PRs = append(res.PRs, pr)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("PR #%d: %w", n, err))
+			errs = append(errs, prError(n, err))
 		}
 	}
 	n := r.gh.Requests()

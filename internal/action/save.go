@@ -13,6 +13,21 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
+// RulesURL is the rules page the status comment links rule ids to.
+const RulesURL = "https://github.com/review-loop/review-loop/blob/main/docs/rules.md"
+
+// runURL links this workflow run, when the run id is known.
+func (c *prCycle) runURL() string {
+	if c.cfg.RunID == 0 || c.owner == "" {
+		return ""
+	}
+	server := strings.TrimSuffix(c.cfg.ServerURL, "/")
+	if server == "" {
+		server = "https://github.com"
+	}
+	return fmt.Sprintf("%s/%s/%s/actions/runs/%d", server, c.owner, c.repo, c.cfg.RunID)
+}
+
 // claimMarker prefixes the claim token hidden in the status comment; the
 // token says which run wrote the comment last.
 const claimMarker = "<!-- review-loop:claim "
@@ -26,6 +41,7 @@ func (c *prCycle) reportInput() report.Input {
 			MaxIdlePolls: c.cfg.MaxIdlePolls, MaxIterations: c.cfg.MaxIterations},
 		CopilotOnly: c.cfg.CopilotOnly, LastCommit: c.obs.HeadSHA, RegressionCommand: c.cfg.RegressionCommand,
 		Notices: c.notices, Titles: map[int64]string{},
+		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL,
 	}
 	if c.res.Pushed != "" {
 		in.LastCommit = c.res.Pushed
@@ -92,7 +108,35 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 		return fmt.Errorf("updating the status comment: %w", err)
 	}
 	c.comment.Body = body
+	if verify {
+		return c.checkClaim(ctx)
+	}
 	return nil
+}
+
+// checkClaim re-reads the status comment after a checked write: a run
+// whose check passed at the same moment may have written just after us,
+// and the comment then carries its claim, not ours. The run that reads
+// another claim stops (errLostRace); the last writer goes on.
+func (c *prCycle) checkClaim(ctx context.Context) error {
+	cur, err := c.gh.GetIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID)
+	if err != nil {
+		return fmt.Errorf("re-reading the status comment after the claim: %w", err)
+	}
+	if claimOf(cur.Body) != c.claim {
+		return errLostRace
+	}
+	return nil
+}
+
+// claimOf returns the claim token in a status comment body, or "".
+func claimOf(body string) string {
+	i := strings.LastIndex(body, claimMarker)
+	if i < 0 {
+		return ""
+	}
+	token, _, _ := strings.Cut(body[i+len(claimMarker):], " -->")
+	return token
 }
 
 // degradeReadOnly turns a token that may not write to the PR (a read-only
@@ -105,13 +149,9 @@ func (c *prCycle) degradeReadOnly(err error) error {
 	return nil
 }
 
-// outputs are the action's outputs for this PR.
-func (c *prCycle) outputs() map[string]string {
-	return report.Outputs(c.reportInput())
-}
-
 // finish sets the outputs and writes the job summary and JSON report.
 func (c *prCycle) finish() {
+	c.finished = true
 	in := c.reportInput()
 	c.res.State = c.st
 	out := report.Outputs(in)

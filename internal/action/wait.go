@@ -17,6 +17,11 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 	if budget <= 0 || interval <= 0 {
 		return nil
 	}
+	if wake := c.plan.WakeAt; !wake.IsZero() && wake.Sub(c.Now()) > budget {
+		// Nothing is worth observing before the planned wake (an engine's
+		// quota cooldown, T8): end the run; the sweep or an event wakes us.
+		return nil
+	}
 	before := c.fingerprint()
 	for spent := interval; spent <= budget; spent += interval {
 		if err := c.Sleep(ctx, interval); err != nil {

@@ -55,6 +55,7 @@ var wantDefaults = map[string]string{
 	"commit-author-name":  "github-actions[bot]",
 	"commit-author-email": "41898282+github-actions[bot]@users.noreply.github.com",
 	"dry-run":             "false", "binary-path": "", "version": "",
+	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "",
 }
 
 func TestAction_declaresEveryInputWithItsDocumentedDefault(t *testing.T) {

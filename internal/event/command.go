@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/review-loop/review-loop/internal/markdown"
 )
 
 // CommandKind is a maintainer command's sub-command.
@@ -58,83 +60,29 @@ func Usage(phrase string) string {
 		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`", phrase)
 }
 
-// ParseCommand finds the first command in a comment body. A command is a
-// line that starts, after optional whitespace, with phrase (compared
+// ParseCommand finds the first command in a comment body, read as GitHub
+// renders it (rule TB4). A command is a line of a top-level paragraph that
+// starts with running text beginning with phrase (compared
 // case-insensitively) followed by a space, a colon or the end of the line.
-// Lines in fenced code blocks (``` or ~~~), in HTML comments and in quotes
-// (">") are not commands, nor is a mention in running text or inline code.
-// ok is false when the body holds no command line; a command line that does
-// not parse is a CommandUnknown with a Message.
+// Lines in code blocks (fenced or indented), HTML comments, block quotes
+// (lazy continuation lines included), lists and code spans are not
+// commands, nor is a mention in running text. ok is false when the body
+// holds no command line; a command line that does not parse is a
+// CommandUnknown with a Message.
 func ParseCommand(body, phrase string) (cmd Command, ok bool) {
 	phrase = strings.TrimSpace(phrase)
 	if phrase == "" {
 		phrase = DefaultTriggerPhrase
 	}
-	var fence string // the opening fence run while inside a fenced block
-	inHTML := false
-	for _, line := range strings.Split(body, "\n") {
-		line = strings.TrimRight(line, "\r")
-		t := strings.TrimLeftFunc(line, unicode.IsSpace)
-		if fence != "" {
-			if closesFence(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if inHTML {
-			if strings.Contains(t, "-->") {
-				inHTML = false
-			}
-			continue
-		}
-		if f := openingFence(t); f != "" {
-			fence = f
-			continue
-		}
-		if strings.HasPrefix(t, "<!--") {
-			inHTML = !strings.Contains(t[4:], "-->")
-			continue
-		}
-		if strings.HasPrefix(t, ">") {
-			continue
-		}
+	for _, line := range markdown.LineStarts(body) {
+		t := strings.TrimSpace(line)
 		rest, found := cutPhrase(t, phrase)
 		if !found {
 			continue
 		}
-		return parseArgs(strings.TrimSpace(t), rest, phrase), true
+		return parseArgs(t, rest, phrase), true
 	}
 	return Command{}, false
-}
-
-// openingFence returns the fence run (three or more backticks or tildes)
-// a line opens with, or "".
-func openingFence(t string) string {
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 {
-		return ""
-	}
-	// A backtick fence's info string may not contain a backtick (CommonMark).
-	if t[0] == '`' && strings.Contains(t[n:], "`") {
-		return ""
-	}
-	return t[:n]
-}
-
-// closesFence reports whether t closes a block opened by fence: a run of
-// the same character at least as long, then only whitespace.
-func closesFence(t, fence string) bool {
-	n := 0
-	for n < len(t) && t[n] == fence[0] {
-		n++
-	}
-	return n >= len(fence) && strings.TrimSpace(t[n:]) == ""
 }
 
 // cutPhrase returns what follows phrase when t starts with it as a whole

@@ -44,9 +44,15 @@ const (
 	KindOutsidePush Kind = "outside-push"
 	// KindPRClosed: the PR was closed or merged; the loop ends.
 	KindPRClosed Kind = "pr-closed"
+	// KindStartLabel: someone added the StartLabel label to the PR, which
+	// asks for a loop (the `start-on: command` policy).
+	KindStartLabel Kind = "start-label"
 	// KindIgnore: nothing for review-loop to do; Reason says why.
 	KindIgnore Kind = "ignore"
 )
+
+// StartLabel is the label that asks for a loop on a PR.
+const StartLabel = "review-loop"
 
 // DefaultTriggerPhrase is the phrase that starts a command line when
 // Config.TriggerPhrase is empty.
@@ -131,6 +137,8 @@ type Wake struct {
 	Engines []string
 	// Reason says in one line why the wake is ignored, or what woke us.
 	Reason string
+	// WorkflowRun is the run a workflow_run wake reports; nil otherwise.
+	WorkflowRun *WorkflowRun
 }
 
 // NeedsLookup reports whether the caller must find the PRs of HeadSHA
@@ -338,6 +346,7 @@ func parseWorkflowRun(payload []byte, cfg Config) (Wake, error) {
 	default:
 		w.PRs = prNumbers(run.PullRequests)
 		w.Reason = fmt.Sprintf("workflow %q completed (%s) on %s", name, orUnknown(run.GetConclusion()), short(w.HeadSHA))
+		w.WorkflowRun = workflowRunOf(ev.GetWorkflow(), run)
 	}
 	return w, nil
 }
@@ -415,6 +424,13 @@ func parsePullRequest(name string, payload []byte) (Wake, error) {
 	case "ready_for_review":
 		w.Kind = KindEngineSignal
 		w.Reason = fmt.Sprintf("PR #%d was marked ready for review", pr.GetNumber())
+	case "labeled":
+		if !strings.EqualFold(ev.Label.GetName(), StartLabel) {
+			w.ignore("pull_request labeled %q does not wake review-loop; the %q label starts a loop", ev.Label.GetName(), StartLabel)
+			break
+		}
+		w.Kind = KindStartLabel
+		w.Reason = fmt.Sprintf("PR #%d was labeled %s", pr.GetNumber(), StartLabel)
 	case "closed":
 		w.Kind = KindPRClosed
 		state := "closed"

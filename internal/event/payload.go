@@ -60,6 +60,16 @@ type workflowRun struct {
 	HeadBranch   string         `json:"head_branch"`
 	Conclusion   string         `json:"conclusion"`
 	PullRequests []*pullRequest `json:"pull_requests"`
+	// Read for Wake.WorkflowRun (workflowrun.go); times stay strings so
+	// an odd timestamp never fails the whole payload.
+	ID           int64  `json:"id"`
+	Path         string `json:"path"`
+	Event        string `json:"event"`
+	Status       string `json:"status"`
+	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
+	RunStartedAt string `json:"run_started_at"`
+	Actor        *user  `json:"actor"`
 }
 
 type review struct {
@@ -119,6 +129,19 @@ type pullRequestReviewCommentEvent struct {
 type pullRequestEvent struct {
 	envelope
 	PullRequest *pullRequest `json:"pull_request"`
+	Label       *label       `json:"label"`
+}
+
+// label is the label a pull_request labeled event added.
+type label struct {
+	Name string `json:"name"`
+}
+
+func (l *label) GetName() string {
+	if l == nil {
+		return ""
+	}
+	return l.Name
 }
 
 type issueCommentEvent struct {

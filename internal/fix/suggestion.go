@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/review-loop/review-loop/internal/markdown"
 )
 
 // Suggestion is one GitHub ```suggestion block: the lines that replace the
@@ -14,76 +16,20 @@ type Suggestion struct {
 }
 
 // ParseSuggestions returns the suggestion blocks of a review comment body
-// in order. A block opens with a fence of three or more backticks (or
-// tildes) whose info string is "suggestion" and closes with a fence of the
-// same character at least as long; an unclosed block is ignored, like
-// GitHub does.
+// in order, read as GitHub renders the body (rule TB4): a fenced code block
+// whose info string is "suggestion", at the top level or in a list item.
+// A block nested in another code block, in an HTML comment (invisible on
+// GitHub), in an indented code block or in a block quote is not a
+// suggestion. An unclosed block is ignored, like GitHub does.
 func ParseSuggestions(body string) []Suggestion {
-	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	var out []Suggestion
-	for i := 0; i < len(lines); i++ {
-		fence, ok := openingFence(lines[i])
-		if !ok {
+	for _, f := range markdown.Fences(body) {
+		if f.Info != "suggestion" || !f.Closed {
 			continue
 		}
-		var block []string
-		closed := false
-		j := i + 1
-		for ; j < len(lines); j++ {
-			if isClosingFence(lines[j], fence) {
-				closed = true
-				break
-			}
-			block = append(block, lines[j])
-		}
-		if !closed {
-			break
-		}
-		out = append(out, Suggestion{Lines: block})
-		i = j
+		out = append(out, Suggestion{Lines: f.Lines})
 	}
 	return out
-}
-
-// openingFence recognises "```suggestion" (up to three spaces of indent)
-// and returns the fence.
-func openingFence(line string) (string, bool) {
-	trimmed := strings.TrimLeft(line, " ")
-	if len(line)-len(trimmed) > 3 || trimmed == "" {
-		return "", false
-	}
-	c := trimmed[0]
-	if c != '`' && c != '~' {
-		return "", false
-	}
-	n := 0
-	for n < len(trimmed) && trimmed[n] == c {
-		n++
-	}
-	if n < 3 {
-		return "", false
-	}
-	if strings.TrimSpace(trimmed[n:]) != "suggestion" {
-		return "", false
-	}
-	return trimmed[:n], true
-}
-
-func isClosingFence(line, fence string) bool {
-	trimmed := strings.TrimLeft(line, " ")
-	if len(line)-len(trimmed) > 3 {
-		return false
-	}
-	trimmed = strings.TrimRight(trimmed, " \t")
-	if len(trimmed) < len(fence) {
-		return false
-	}
-	for i := 0; i < len(trimmed); i++ {
-		if trimmed[i] != fence[0] {
-			return false
-		}
-	}
-	return true
 }
 
 // Edit replaces lines StartLine..EndLine (1-based, inclusive) of a file.

@@ -5,6 +5,7 @@
 package ghfake
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,10 @@ type Options struct {
 	// Dir holds the bare repositories; default a new temporary directory
 	// removed by Close.
 	Dir string
+	// FirstID is where the fake's object ids start (reviews, comments,
+	// check runs...); default 2233029557, like GitHub's today: above 2^31,
+	// so every check run answers GraphQL databaseId null.
+	FirstID int64
 }
 
 // Identity is who a token authenticates as.
@@ -37,6 +42,13 @@ type Identity struct {
 	ID          int64
 	Bot         bool   // a GitHub App installation (REST login gets "[bot]")
 	Association string // author association on the fake's repositories; default OWNER
+	// ReadOnly is a token with read permissions only (a GITHUB_TOKEN under
+	// `permissions: contents: read, pull-requests: read`): GitHub answers
+	// every write — a REST request other than GET or HEAD, a GraphQL
+	// mutation — with 403 "Resource not accessible by integration"
+	// (docs.github.com, "Automatic token authentication": the token has
+	// only the permissions the workflow grants).
+	ReadOnly bool
 }
 
 // Fake is the fake GitHub. All methods are safe for concurrent use.
@@ -82,6 +94,8 @@ type repo struct {
 	issues        map[int]*Issue
 	nextNumber    int
 	checkRuns     map[string][]*CheckRun // by head SHA
+	roles         map[string]string      // login → repository role (SetPermission)
+	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
 }
 
 type pr struct {
@@ -207,6 +221,8 @@ type Request struct {
 	Operation string
 	Status    int
 	Login     string
+	// ReadOnly marks a request made with a read-only token.
+	ReadOnly bool
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is
@@ -261,7 +277,7 @@ func newFake(opts Options) *Fake {
 	f := &Fake{
 		opts:    opts,
 		schema:  &schemaHolder{path: opts.SchemaPath},
-		nextID:  2233029557,
+		nextID:  cmp.Or(opts.FirstID, 2233029557),
 		users:   map[string]*user{},
 		tokens:  map[string]Identity{},
 		repos:   map[string]*repo{},
@@ -278,6 +294,18 @@ func newFake(opts Options) *Fake {
 		f.dir, f.ownDir = d, true
 	}
 	f.addUserLocked(f.viewer.Login, f.viewer.ID, true)
+	// GitHub's review-engine bots exist on every repository: an author
+	// "Copilot" or "cursor" is the bot, as on GitHub, and a user account
+	// with such a login is spelled UserPrefix+login. Logins and ids from
+	// ../shared/ENGINES.md (Copilot's reviews and inline comments are one
+	// bot, id 175728472, under two logins).
+	for _, b := range []struct {
+		login string
+		id    int64
+	}{{"cursor", 206951365}, {"copilot-pull-request-reviewer", 175728472}, {"Copilot", 175728472},
+		{"claude", 209825114}, {"gemini-code-assist", 176961590}, {"coderabbitai", 136622811}} {
+		f.addUserLocked(b.login, b.id, true)
+	}
 	return f
 }
 
@@ -302,8 +330,16 @@ func (f *Fake) id() int64 {
 
 func key(owner, name string) string { return strings.ToLower(owner + "/" + name) }
 
+// UserPrefix spells a user account whose login equals a bot's: an author
+// "user:Copilot" is the user account Copilot (__typename User, REST type
+// User), distinct from the Copilot bot. GraphQL gives bot logins without
+// "[bot]", so on GitHub both answer login "Copilot" (../shared/ENGINES.md,
+// round 2, "Identity"); the fake keeps them apart by this spelling only.
+const UserPrefix = "user:"
+
 // AddUser registers a user or bot. Logins are as GraphQL spells them (no
-// "[bot]" suffix); REST answers add the suffix for bots.
+// "[bot]" suffix); REST answers add the suffix for bots. A login spelled
+// UserPrefix+login is a user account even when a bot has that login.
 func (f *Fake) AddUser(login string, id int64, bot bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -312,7 +348,11 @@ func (f *Fake) AddUser(login string, id int64, bot bool) {
 
 func (f *Fake) addUserLocked(login string, id int64, bot bool) *user {
 	login = strings.TrimSuffix(login, "[bot]")
-	if u, ok := f.users[strings.ToLower(login)]; ok {
+	k := strings.ToLower(login)
+	if l, ok := strings.CutPrefix(login, UserPrefix); ok {
+		login, bot = l, false
+	}
+	if u, ok := f.users[k]; ok {
 		return u
 	}
 	if id == 0 {
@@ -323,7 +363,7 @@ func (f *Fake) addUserLocked(login string, id int64, bot bool) *user {
 		prefix = "BOT_"
 	}
 	u := &user{Login: login, ID: id, Bot: bot, NodeID: fmt.Sprintf("%s%d", prefix, id)}
-	f.users[strings.ToLower(login)] = u
+	f.users[k] = u
 	f.nodes[u.NodeID] = u
 	return u
 }

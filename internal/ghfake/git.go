@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// preReceive refuses pushes to refs listed in protected-refs and every push
-// while reject-pushes exists (fault injection).
+// preReceive refuses pushes to refs listed in protected-refs, with
+// GitHub's GH006 message, and every push while reject-pushes exists (fault
+// injection).
 const preReceive = `#!/bin/sh
 while read old new ref; do
   if [ -f "$GIT_DIR/reject-pushes" ]; then
@@ -20,7 +21,9 @@ while read old new ref; do
     exit 1
   fi
   if [ -f "$GIT_DIR/protected-refs" ] && grep -qxF "$ref" "$GIT_DIR/protected-refs"; then
-    echo "ghfake: $ref is a protected branch" >&2
+    # GitHub's words for a push to a protected branch (docs: "About
+    # protected branches"; git shows them as "remote: error: GH006 ...").
+    echo "error: GH006: Protected branch update failed for $ref." >&2
     exit 1
   fi
 done

@@ -51,9 +51,11 @@ func buildMux() {
 	h("POST /repos/{owner}/{repo}/actions/workflows/{file}/dispatches", dispatchWorkflow)
 	h("POST /repos/{owner}/{repo}/issues", createIssue)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
+	h("GET /repos/{owner}/{repo}/collaborators/{username}/permission", getCollaboratorPermission)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/comments", listReviewComments)
 	h("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", listCheckRuns)
+	h("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", listWorkflowRuns)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 	})

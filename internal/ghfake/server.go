@@ -129,7 +129,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id, ok := f.identity(r)
-	entry.Login = id.Login
+	entry.Login, entry.ReadOnly = id.Login, id.ReadOnly
 	defer func() {
 		entry.Status = sw.status
 		f.mu.Lock()
@@ -187,6 +187,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		unauthorized(sw)
+		return
+	}
+	if id.ReadOnly && ((isGQL && entry.Operation == "mutation") || (!isGQL && r.Method != http.MethodGet && r.Method != http.MethodHead)) {
+		writeJSON(sw, http.StatusForbidden, map[string]any{"message": permissionMessage, "documentation_url": "https://docs.github.com/rest"})
 		return
 	}
 	if isGQL {

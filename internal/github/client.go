@@ -40,6 +40,9 @@ type Options struct {
 	// RetryBackoff is the base of the jittered exponential backoff; default 500ms.
 	RetryBackoff time.Duration
 	UserAgent    string // default "review-loop"
+	// MaxPages caps the pages of reviews, and of issue comments, one
+	// observation reads; default DefaultMaxPages.
+	MaxPages int
 }
 
 // Counts is how many HTTP requests reached GitHub (retries included).
@@ -56,8 +59,10 @@ type Client struct {
 	http   *http.Client
 	gqlURL string
 	log    *slog.Logger
-	reads  atomic.Int64
-	writes atomic.Int64
+	// maxPages caps the pages of reviews and of issue comments per observation.
+	maxPages int
+	reads    atomic.Int64
+	writes   atomic.Int64
 }
 
 // New builds a Client from opts.
@@ -96,7 +101,10 @@ func New(opts Options) (*Client, error) {
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
-	c := &Client{gqlURL: opts.GraphQLURL, log: opts.Logger}
+	if opts.MaxPages <= 0 {
+		opts.MaxPages = DefaultMaxPages
+	}
+	c := &Client{gqlURL: opts.GraphQLURL, log: opts.Logger, maxPages: opts.MaxPages}
 
 	// Bottom up: one attempt on the wire (counted, with its own deadline),
 	// bounded retries for idempotent requests, body rewinding for the

@@ -48,7 +48,12 @@ func (s *syncBuffer) String() string {
 // it whose traffic is recorded for contract checks.
 func setup(t *testing.T, mod func(*github.Options)) *env {
 	t.Helper()
-	f := ghfake.New(ghfake.Options{SchemaPath: contract.SchemaPath()})
+	return setupFake(t, ghfake.New(ghfake.Options{SchemaPath: contract.SchemaPath()}), mod)
+}
+
+// setupFake is setup on a fake the test built (with its own clock).
+func setupFake(t *testing.T, f *ghfake.Fake, mod ...func(*github.Options)) *env {
+	t.Helper()
 	t.Cleanup(f.Close)
 	f.AddToken(token, ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true, Association: "NONE"})
 	if err := f.AddRepo("o", "r", "main"); err != nil {
@@ -63,8 +68,10 @@ func setup(t *testing.T, mod func(*github.Options)) *env {
 	opts := github.Options{Token: token, APIURL: f.URL(), GraphQLURL: f.GraphQLURL(),
 		HTTPClient: &http.Client{Transport: rec}, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Timeout: 30 * time.Second, MaxRetries: 2, RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second}
-	if mod != nil {
-		mod(&opts)
+	for _, m := range mod {
+		if m != nil {
+			m(&opts)
+		}
 	}
 	c, err := github.New(opts)
 	if err != nil {
@@ -133,7 +140,7 @@ func TestObserveReadsEverythingInOneQuery(t *testing.T) {
 	if th.Path != "main.go" || th.Line != 1 || th.Comments[0].ReviewDatabaseID != r.DatabaseID || th.Comments[0].OriginalCommitSHA != o.HeadSHA {
 		t.Errorf("thread: %+v", th)
 	}
-	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.DatabaseID == 0 || cr.Summary != "s" {
+	if cr := o.CheckRuns[0]; cr.AppSlug != "cursor" || cr.Status != "COMPLETED" || cr.Conclusion != "NEUTRAL" || cr.NodeID == "" || cr.SignalID() == 0 || cr.Summary != "s" {
 		t.Errorf("check run: %+v", cr)
 	}
 	if ic := o.IssueComments[0]; ic.DatabaseID != cid || ic.AuthorAssociation != "OWNER" {
@@ -742,4 +749,33 @@ func TestUnknownGraphQLFieldIsAnErrorLikeGitHub(t *testing.T) {
 	if resp2.StatusCode != 200 || !strings.Contains(buf.String(), `"errors"`) || !strings.Contains(buf.String(), "noSuchField") {
 		t.Errorf("status %d body %s", resp2.StatusCode, buf.String())
 	}
+}
+
+// TB3: a collaborator's permission and role come from the collaborator
+// permission API; triage reads as permission read with role_name triage.
+func TestRule_TB3_CollaboratorPermissionReadsPermissionAndRole(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	ctx := context.Background()
+	if err := e.f.SetPermission("o", "r", "tria", "triage"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.f.SetPermission("o", "r", "keeper", "maintain"); err != nil {
+		t.Fatal(err)
+	}
+	for login, want := range map[string]github.Permission{
+		"tria":   {Permission: "read", RoleName: "triage"},
+		"keeper": {Permission: "write", RoleName: "maintain"},
+		"o":      {Permission: "admin", RoleName: "admin"},
+		"alice":  {Permission: "read", RoleName: "read"},
+	} {
+		got, err := e.c.CollaboratorPermission(ctx, "o", "r", login)
+		if err != nil || got != want {
+			t.Errorf("CollaboratorPermission(%s) = %+v, %v; want %+v", login, got, err, want)
+		}
+	}
+	if _, err := e.c.CollaboratorPermission(ctx, "o", "r", "nobody-at-all"); err == nil {
+		t.Error("an unknown user has a permission")
+	}
+	assertContract(t, e.rec)
 }

@@ -232,6 +232,7 @@ func assertContract(t *testing.T, rec *recorder) {
 		}
 		gu := *u
 		gu.Scheme, gu.Host = "https", "api.github.com"
+		gu.RawQuery = searchDateQuery(gu.Query()).Encode()
 		req, _ := http.NewRequest(ex.method, gu.String(), bytes.NewReader(ex.reqBody))
 		req.Header = ex.reqHeader.Clone()
 		tpl := spec.template(u.Path)
@@ -269,6 +270,31 @@ func assertContract(t *testing.T, rec *recorder) {
 			t.Errorf("%s %s: fake's %d response does not validate: %v", ex.method, u.Path, ex.status, truncate(err.Error()))
 		}
 	}
+}
+
+// searchDateParams are query parameters GitHub documents in its search
+// date syntax (">=2026-10-01T09:00:00Z", "A..B"; docs.github.com,
+// "Understanding the search syntax", query for dates) while the bundled
+// description types them as a bare date-time. The operator is checked
+// here and stripped, so each bound still validates as a date-time.
+var searchDateParams = []string{"created"}
+
+func searchDateQuery(q url.Values) url.Values {
+	for _, p := range searchDateParams {
+		v := q.Get(p)
+		if v == "" {
+			continue
+		}
+		lo, _, _ := strings.Cut(v, "..")
+		for _, op := range []string{">=", "<=", ">", "<"} {
+			if rest, ok := strings.CutPrefix(lo, op); ok {
+				lo = rest
+				break
+			}
+		}
+		q.Set(p, lo)
+	}
+	return q
 }
 
 func truncate(s string) string {

@@ -1,6 +1,9 @@
 package github
 
-import "time"
+import (
+	"hash/fnv"
+	"time"
+)
 
 // Observation is everything one cycle reads about a pull request, gathered
 // by one GraphQL query (plus pages). Engine adapters read it; nothing else
@@ -35,12 +38,25 @@ type Observation struct {
 	// when there are none), read in the same query.
 	WorkflowFiles []File
 
+	// WorkflowRuns are workflow runs an engine's completion depends on that
+	// hang off no commit of the PR (Claude's comment-triggered runs on the
+	// default branch's head). Observe leaves it empty; the cycle fills it
+	// only when an engine asks (engines.RunWatcher), so an idle wake
+	// costs no request.
+	WorkflowRuns []WorkflowRun
+
 	// ViewerLogin is the login of the token's identity (GraphQL viewer),
 	// used to recognise our own state comment and trigger comments.
 	ViewerLogin string
 
 	// Complete is true when every page of every connection was read.
 	Complete bool
+	// ReviewsComplete and IssueCommentsComplete say that every review and
+	// every issue comment was read (SC3: the state comment is among the
+	// issue comments; when they are incomplete, a state that was not found
+	// may be in a page that was not read).
+	ReviewsComplete       bool
+	IssueCommentsComplete bool
 }
 
 // Actor is the author of a review, comment or check run. Login is as
@@ -88,7 +104,13 @@ type ReviewComment struct {
 
 // CheckRun is one check run on the head commit.
 type CheckRun struct {
-	DatabaseID  int64
+	// DatabaseID is the REST id, 0 when GraphQL answered null: CheckRun's
+	// databaseId is an Int and is null for ids of 2^31 and above (every
+	// check run GitHub creates today), and CheckRun has no fullDatabaseId.
+	// Compare check runs with SignalID, never with DatabaseID.
+	DatabaseID int64
+	// NodeID is the GraphQL node id, always present.
+	NodeID      string
 	Name        string
 	Status      string // QUEUED, IN_PROGRESS, COMPLETED, WAITING, PENDING, REQUESTED
 	Conclusion  string // SUCCESS, NEUTRAL, FAILURE, CANCELLED, SKIPPED, TIMED_OUT, ACTION_REQUIRED, STALE, "" while running
@@ -109,4 +131,26 @@ type IssueComment struct {
 	Body              string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+}
+
+// derivedIDBase marks a signal id derived from a node id: real REST ids are
+// far below 2^62, so a derived id never equals one.
+const derivedIDBase = int64(1) << 62
+
+// SignalID is the check run's id for state, signals and fingerprints: its
+// REST id when GraphQL gave one, else a stable id derived from the node id
+// (FNV-1a 64 of the node id, folded into [2^62, 2^63)). The same check run
+// always yields the same id; a re-run (a new check run) yields another. It
+// is an identifier only, never an argument to a REST call. 0 when the check
+// run has neither id.
+func (c CheckRun) SignalID() int64 {
+	if c.DatabaseID != 0 {
+		return c.DatabaseID
+	}
+	if c.NodeID == "" {
+		return 0
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(c.NodeID))
+	return derivedIDBase | int64(h.Sum64()&uint64(derivedIDBase-1))
 }

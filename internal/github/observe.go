@@ -14,12 +14,17 @@ import (
 const (
 	threadsPage       = 100
 	threadCommentsMax = 50
-	reviewsLast       = 100
-	issueCommentsLast = 100
+	reviewsPage       = 100
+	issueCommentsPage = 100
 	checkSuitesFirst  = 20
 	checkRunsFirst    = 50
 	reviewersFirst    = 50
 )
+
+// DefaultMaxPages is how many pages of reviews, and of issue comments, one
+// observation reads at most (Options.MaxPages): 5,000 of each. Past it the
+// observation is marked incomplete rather than growing without bound.
+const DefaultMaxPages = 50
 
 type actorQ struct {
 	Typename string `graphql:"__typename"`
@@ -57,6 +62,23 @@ type threadQ struct {
 			OriginalCommit *oidQ
 		}
 	} `graphql:"comments(first: $commentsFirst)"`
+}
+
+type pageInfoQ struct {
+	HasNextPage bool
+	EndCursor   string
+}
+
+type reviewsQ struct {
+	TotalCount int
+	PageInfo   pageInfoQ
+	Nodes      []reviewNode
+}
+
+type issueCommentsQ struct {
+	TotalCount int
+	PageInfo   pageInfoQ
+	Nodes      []issueCommentNode
 }
 
 type threadsQ struct {
@@ -110,6 +132,7 @@ type observeQ struct {
 								CheckRuns *struct {
 									TotalCount int
 									Nodes      []struct {
+										ID          string
 										DatabaseID  *int64 `graphql:"databaseId"`
 										Name        string
 										Status      string
@@ -126,31 +149,11 @@ type observeQ struct {
 					}
 				}
 			} `graphql:"headCommit: commits(last: 1)"`
-			Reviews struct {
-				TotalCount int
-				Nodes      []struct {
-					ID             string
-					FullDatabaseID string `graphql:"fullDatabaseId"`
-					Author         *actorQ
-					Commit         *oidQ
-					State          string
-					Body           string
-					SubmittedAt    *githubv4.DateTime
-				}
-			} `graphql:"reviews(last: $reviewsLast)"`
-			ReviewThreads threadsQ `graphql:"reviewThreads(first: $threadsFirst)"`
-			Comments      struct {
-				TotalCount int
-				Nodes      []struct {
-					ID                string
-					FullDatabaseID    string `graphql:"fullDatabaseId"`
-					Author            *actorQ
-					AuthorAssociation string
-					Body              string
-					CreatedAt         githubv4.DateTime
-					UpdatedAt         githubv4.DateTime
-				}
-			} `graphql:"comments(last: $commentsLast)"`
+			// Reviews and issue comments are read from the start (first/after),
+			// see Observe.
+			Reviews        reviewsQ       `graphql:"reviews(first: $reviewsFirst)"`
+			ReviewThreads  threadsQ       `graphql:"reviewThreads(first: $threadsFirst)"`
+			Comments       issueCommentsQ `graphql:"comments(first: $issueCommentsFirst)"`
 			ReviewRequests struct {
 				Nodes []struct {
 					RequestedReviewer *struct {
@@ -175,6 +178,22 @@ type threadsPageQ struct {
 	Node *struct {
 		PullRequest struct {
 			ReviewThreads threadsQ `graphql:"reviewThreads(first: $threadsFirst, after: $cursor)"`
+		} `graphql:"... on PullRequest"`
+	} `graphql:"node(id: $id)"`
+}
+
+type reviewsPageQ struct {
+	Node *struct {
+		PullRequest struct {
+			Reviews reviewsQ `graphql:"reviews(first: $reviewsFirst, after: $cursor)"`
+		} `graphql:"... on PullRequest"`
+	} `graphql:"node(id: $id)"`
+}
+
+type issueCommentsPageQ struct {
+	Node *struct {
+		PullRequest struct {
+			Comments issueCommentsQ `graphql:"comments(first: $issueCommentsFirst, after: $cursor)"`
 		} `graphql:"... on PullRequest"`
 	} `graphql:"node(id: $id)"`
 }
@@ -269,24 +288,34 @@ func oid(p *oidQ) string {
 }
 
 // Observe reads everything one cycle needs about a pull request in one
-// GraphQL query, plus one query per further page of review threads.
+// GraphQL query, plus one query per further page of review threads,
+// reviews or issue comments; a PR with at most 100 of each costs one query.
 // https://docs.github.com/en/graphql/reference/objects#pullrequest — ask for
 // fullDatabaseId: databaseId (Int) cannot hold today's comment ids.
+//
+// Reviews and issue comments are paged from the start (first/after), not
+// from the end: review-loop's status comment is written in a loop's first
+// cycle, so it sits among the earliest comments, and a long loop (every
+// trigger and every bot reply is a comment) only adds comments after it.
+// `comments(last: 100)` lost it after 100 later comments and the next cycle
+// started a fresh loop (SC3). Every page is read (engines need the latest
+// comments too), up to Options.MaxPages; past that the earliest pages, where
+// the state is, are the ones read and the observation says it is incomplete.
 func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*Observation, error) {
 	const op = "observe"
 	var q observeQ
 	vars := map[string]any{
-		"owner":            githubv4.String(owner),
-		"name":             githubv4.String(repo),
-		"number":           githubv4.Int(number),
-		"threadsFirst":     githubv4.Int(threadsPage),
-		"commentsFirst":    githubv4.Int(threadCommentsMax),
-		"reviewsLast":      githubv4.Int(reviewsLast),
-		"commentsLast":     githubv4.Int(issueCommentsLast),
-		"checkSuitesFirst": githubv4.Int(checkSuitesFirst),
-		"checkRunsFirst":   githubv4.Int(checkRunsFirst),
-		"reviewersFirst":   githubv4.Int(reviewersFirst),
-		"workflows":        githubv4.String("HEAD:.github/workflows"),
+		"owner":              githubv4.String(owner),
+		"name":               githubv4.String(repo),
+		"number":             githubv4.Int(number),
+		"threadsFirst":       githubv4.Int(threadsPage),
+		"commentsFirst":      githubv4.Int(threadCommentsMax),
+		"reviewsFirst":       githubv4.Int(reviewsPage),
+		"issueCommentsFirst": githubv4.Int(issueCommentsPage),
+		"checkSuitesFirst":   githubv4.Int(checkSuitesFirst),
+		"checkRunsFirst":     githubv4.Int(checkRunsFirst),
+		"reviewersFirst":     githubv4.Int(reviewersFirst),
+		"workflows":          githubv4.String("HEAD:.github/workflows"),
 	}
 	qctx, rec := gqlContext(ctx, "repository.pullRequest", true)
 	if err := c.gql.Query(qctx, &q, vars); err != nil {
@@ -327,7 +356,12 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		o.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
 	o.WorkflowFiles = q.Repository.Workflows.files()
-	for i, r := range pr.Reviews.Nodes {
+	reviews, err := c.allReviews(ctx, pr.ID, pr.Reviews)
+	if err != nil {
+		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	o.ReviewsComplete = reviews.complete
+	for i, r := range reviews.nodes {
 		f := fmt.Sprintf("reviews[%d]", i)
 		o.Reviews = append(o.Reviews, Review{
 			NodeID:      r.ID,
@@ -360,6 +394,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 			for ri, r := range s.CheckRuns.Nodes {
 				f := fmt.Sprintf("checkSuites[%d].checkRuns[%d]", si, ri)
 				cr := CheckRun{
+					NodeID:      r.ID,
 					Name:        r.Name,
 					Status:      fe.enum(f+".status", r.Status, checkStatuses),
 					Conclusion:  fe.enum(f+".conclusion", ptrStr(r.Conclusion), checkConclusions),
@@ -377,7 +412,12 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 			}
 		}
 	}
-	for i, cm := range pr.Comments.Nodes {
+	comments, err := c.allIssueComments(ctx, pr.ID, pr.Comments)
+	if err != nil {
+		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	o.IssueCommentsComplete = comments.complete
+	for i, cm := range comments.nodes {
 		f := fmt.Sprintf("comments[%d]", i)
 		o.IssueComments = append(o.IssueComments, IssueComment{
 			NodeID:            cm.ID,
@@ -420,6 +460,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 	if err := fe.err(); err != nil {
 		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, err)
 	}
+	o.Complete = o.Complete && o.ReviewsComplete && o.IssueCommentsComplete
 	return o, nil
 }
 
@@ -477,4 +518,86 @@ func (c *Client) threadsPage(ctx context.Context, prID, cursor string) (threadsQ
 		return threadsQ{}, &APIError{Op: "reviewThreads", Status: 404, Message: "pull request node not found"}
 	}
 	return q.Node.PullRequest.ReviewThreads, nil
+}
+
+// paged is every node of a connection that Observe read, and whether that
+// is all of them.
+type paged[N any] struct {
+	nodes    []N
+	complete bool
+}
+
+// pages follows a connection forward from its first page (read by the main
+// query) until it has no next page or c.maxPages pages were read.
+func pages[N any](c *Client, first []N, info pageInfoQ, total int, next func(cursor string) ([]N, pageInfoQ, error)) (paged[N], error) {
+	out := paged[N]{nodes: first}
+	for n := 1; info.HasNextPage; n++ {
+		if info.EndCursor == "" || n >= c.maxPages {
+			return out, nil
+		}
+		nodes, pi, err := next(info.EndCursor)
+		if err != nil {
+			return out, err
+		}
+		out.nodes, info = append(out.nodes, nodes...), pi
+	}
+	out.complete = len(out.nodes) >= total
+	return out, nil
+}
+
+type reviewNode = struct {
+	ID             string
+	FullDatabaseID string `graphql:"fullDatabaseId"`
+	Author         *actorQ
+	Commit         *oidQ
+	State          string
+	Body           string
+	SubmittedAt    *githubv4.DateTime
+}
+
+type issueCommentNode = struct {
+	ID                string
+	FullDatabaseID    string `graphql:"fullDatabaseId"`
+	Author            *actorQ
+	AuthorAssociation string
+	Body              string
+	CreatedAt         githubv4.DateTime
+	UpdatedAt         githubv4.DateTime
+}
+
+// allReviews reads the reviews after the first page, oldest first.
+// https://docs.github.com/en/graphql/reference/objects#pullrequestreviewconnection
+func (c *Client) allReviews(ctx context.Context, prID string, first reviewsQ) (paged[reviewNode], error) {
+	return pages(c, first.Nodes, first.PageInfo, first.TotalCount, func(cursor string) ([]reviewNode, pageInfoQ, error) {
+		var q reviewsPageQ
+		vars := map[string]any{"id": githubv4.ID(prID), "cursor": githubv4.String(cursor), "reviewsFirst": githubv4.Int(reviewsPage)}
+		qctx, rec := gqlContext(ctx, "node.reviews", true)
+		if err := c.gql.Query(qctx, &q, vars); err != nil {
+			return nil, pageInfoQ{}, fmt.Errorf("reviews after %s: %w", cursor, gqlErr("reviews", rec, err))
+		}
+		if q.Node == nil {
+			return nil, pageInfoQ{}, &APIError{Op: "reviews", Status: 404, Message: "pull request node not found"}
+		}
+		r := q.Node.PullRequest.Reviews
+		return r.Nodes, r.PageInfo, nil
+	})
+}
+
+// allIssueComments reads the issue comments after the first page, oldest
+// first.
+// https://docs.github.com/en/graphql/reference/objects#issuecommentconnection
+func (c *Client) allIssueComments(ctx context.Context, prID string, first issueCommentsQ) (paged[issueCommentNode], error) {
+	return pages(c, first.Nodes, first.PageInfo, first.TotalCount, func(cursor string) ([]issueCommentNode, pageInfoQ, error) {
+		var q issueCommentsPageQ
+		vars := map[string]any{"id": githubv4.ID(prID), "cursor": githubv4.String(cursor), "issueCommentsFirst": githubv4.Int(issueCommentsPage)}
+		qctx, rec := gqlContext(ctx, "node.comments", true)
+		if err := c.gql.Query(qctx, &q, vars); err != nil {
+			return nil, pageInfoQ{}, fmt.Errorf("issue comments after %s: %w", cursor, gqlErr("comments", rec, err))
+		}
+		if q.Node == nil {
+			return nil, pageInfoQ{}, &APIError{Op: "comments", Status: 404, Message: "pull request node not found"}
+		}
+		cm := q.Node.PullRequest.Comments
+		return cm.Nodes, cm.PageInfo, nil
+	})
 }

@@ -28,6 +28,8 @@ type eval struct {
 	verdict EngineVerdict
 	note    string
 	judge   JudgeVerdict
+	// cooling: the engine is in its quota cooldown (T8).
+	cooling bool
 }
 
 type decider struct {
@@ -199,7 +201,7 @@ func (d *decider) evaluate(record bool) {
 	approved := approvedIDs(*s)
 	awaiting := map[string]bool{}
 	for _, r := range s.Triage {
-		if r.Outcome == OutcomeAwaitingApproval && approved[r.FindingID] {
+		if awaitingApproval(r.Outcome) && approved[r.FindingID] {
 			awaiting[r.FindingID] = true
 		}
 	}
@@ -229,7 +231,11 @@ func (d *decider) evaluate(record bool) {
 			if len(v.Reviews) > 0 || v.LatestReviewID != 0 {
 				es.FirstReviewSeen = true
 			}
-			if e.rs == Done && v.Material == MaterialErrored && !(es.Mark == state.MarkErrored && es.MarkSHA == d.head) {
+			d.recordQuota(&es, v)
+			if !es.QuotaUntil.IsZero() && reviewedSinceQuota(v) {
+				es.QuotaUntil, es.QuotaNote = time.Time{}, ""
+			}
+			if e.rs == Done && (v.Material == MaterialErrored || v.Material == MaterialUnproven) && !(es.Mark == state.MarkErrored && es.MarkSHA == d.head) {
 				es.ConsecutiveErrors++
 				es.LastErrorSignalID = v.SignalID
 				es.Mark, es.MarkSHA, es.MarkNote = state.MarkErrored, d.head, materialNote(v)
@@ -237,6 +243,7 @@ func (d *decider) evaluate(record bool) {
 				es.ConsecutiveErrors = 0
 			}
 		}
+		e.rs, e.cooling = d.quotaState(es, v, e.rs)
 		if e.rs == NotTriggered && v.Installed && es.ConsecutiveErrors < d.cfg.MaxConsecutiveErrors {
 			// The push is the trigger for these: withheld prose engines
 			// before their first review (T7) and engines we cannot trigger.
@@ -315,12 +322,17 @@ func (d *decider) candidates(e *eval) []*Finding {
 	return out
 }
 
-// classify sets an engine's verdict and whether it is out of the sync gate.
+// classify sets an engine's verdict and whether it is out of the sync
+// gate. Past the escape hatches it is rule S3 as verdictOf states it, the
+// same function `status` uses (IsClean).
 func (d *decider) classify(e *eval) {
 	v, es := e.view, e.es
 	switch {
 	case !v.Installed:
 		e.out, e.verdict, e.note = true, VerdictErrored, "not installed: "+v.NotInstalled
+	case e.cooling:
+		// T8: out of the sync gate, not triggered, not waited on.
+		e.out, e.verdict, e.note = true, VerdictErrored, quotaNote(es)
 	case es.ConsecutiveErrors >= d.cfg.MaxConsecutiveErrors:
 		e.out, e.verdict = true, VerdictErrored
 		e.note = fmt.Sprintf("errored %d times in a row; the others go on (T4)", es.ConsecutiveErrors)
@@ -335,26 +347,88 @@ func (d *decider) classify(e *eval) {
 		}
 	case e.rs != Done:
 		e.verdict = ""
-	case v.Material != MaterialOK:
-		// SILENT, NOOP, DRAFT and ERRORED are never clean; degrade loudly.
-		e.verdict, e.note = VerdictErrored, materialNote(v)
-	case v.Prose:
-		j, why := judgeVerdict(es, v, d.head)
-		e.judge = j
-		switch j {
-		case JudgeClean, JudgeNonBlocking:
-			e.verdict = VerdictClean
-		default:
-			e.verdict, e.note = VerdictStillFinding, why
-			if j == JudgeBlocking {
-				e.note = "judge: BLOCKING"
-			}
-		}
-	case len(e.active) == 0:
-		e.verdict = VerdictClean
 	default:
-		e.verdict = VerdictStillFinding
+		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
 	}
+}
+
+// recordQuota is T8's bookkeeping: an engine's usage, rate-limit or quota
+// notice sets its cooldown, QuotaUntil = the notice's time plus the wait
+// it states, or one hour when it states none. A notice older than our
+// last trigger of the engine is superseded: that trigger came after the
+// cooldown. Quota is not an engine error (T4 does not count it).
+func (d *decider) recordQuota(es *state.EngineState, v EngineView) {
+	q := v.Quota
+	if q == nil || quotaSuperseded(*es, q) {
+		return
+	}
+	if until := QuotaUntil(*q); until.After(es.QuotaUntil) {
+		es.QuotaUntil, es.QuotaNote = until, oneLine(q.Text)
+		d.event(state.Event{Name: state.EventIterError, Engine: v.Engine, SHA: d.head, Reason: "quota",
+			Detail: "cooling down until " + until.UTC().Format(time.RFC3339) + ": " + es.QuotaNote})
+	}
+}
+
+// QuotaUntil is when a quota notice's cooldown ends (T8): its time plus
+// the wait it states, or one hour when it states none.
+func QuotaUntil(q QuotaNotice) time.Time {
+	w := q.Wait
+	if w <= 0 {
+		w = time.Hour
+	}
+	return q.At.Add(w)
+}
+
+func quotaSuperseded(es state.EngineState, q *QuotaNotice) bool {
+	return !es.TriggeredAt.IsZero() && es.TriggeredAt.After(q.At)
+}
+
+// quotaState applies T8 to an engine's review state: during its cooldown
+// it is cooling (out of the gate, never triggered, never HUNG). Once the
+// cooldown is over and the notice is still the engine's latest word, the
+// head is NOT_TRIGGERED again so the engine is asked once more; after our
+// trigger superseded the notice, the engine is awaited (TRIGGERED) until
+// its new run shows.
+func (d *decider) quotaState(es state.EngineState, v EngineView, rs ReviewState) (ReviewState, bool) {
+	if d.obs.Now.Before(es.QuotaUntil) && !reviewedSinceQuota(v) {
+		return rs, true
+	}
+	if v.Quota == nil || rs != Done {
+		return rs, false
+	}
+	if quotaSuperseded(es, v.Quota) {
+		return Triggered, false
+	}
+	return NotTriggered, false
+}
+
+// reviewedSinceQuota: the engine proved a review of the head (DONE with
+// readable material, no quota notice in force), so it ran again and its
+// cooldown is over early.
+func reviewedSinceQuota(v EngineView) bool {
+	return v.Signal == SignalDone && v.Material == MaterialOK && v.Quota == nil
+}
+
+// quotaNote is what the status comment says of an engine in cooldown.
+func quotaNote(es state.EngineState) string {
+	return fmt.Sprintf("quota: %s (cooling down until %s; not triggered meanwhile, T8)", es.QuotaNote, es.QuotaUntil.UTC().Format(time.RFC3339))
+}
+
+// cooldownEnd is the earliest end of a quota cooldown among the engines,
+// zero when none is cooling (T8).
+func (d *decider) cooldownEnd() (time.Time, []*eval) {
+	var end time.Time
+	var cooling []*eval
+	for _, e := range d.ev {
+		if !e.cooling {
+			continue
+		}
+		cooling = append(cooling, e)
+		if u := e.es.QuotaUntil; end.IsZero() || u.Before(end) {
+			end = u
+		}
+	}
+	return end, cooling
 }
 
 // tree is the decision tree W1, in its exact order.
@@ -482,7 +556,13 @@ func (d *decider) tree(progress bool) {
 		}
 		return
 	}
-	// (g) terminal.
+	// (g) terminal — unless an engine is in its quota cooldown: then the
+	// next wake is planned after it (T8), not counted as an idle poll.
+	if end, cooling := d.cooldownEnd(); !b3 && !end.IsZero() {
+		d.plan.Action, d.plan.WakeAt, d.plan.Wait = ActionWait, end, end.Sub(d.obs.Now)
+		d.plan.Why = fmt.Sprintf("T8: waiting for the quota cooldown of %s until %s", names(cooling), end.UTC().Format(time.RFC3339))
+		return
+	}
 	d.terminal(b3)
 }
 
@@ -606,7 +686,7 @@ func (d *decider) event(ev state.Event) {
 func (d *decider) report() {
 	for _, e := range d.ev {
 		r := EngineReport{Engine: e.view.Engine, State: e.rs, Verdict: e.verdict, Judge: e.judge,
-			LowConfidence: e.view.LowConfidence, Note: e.note}
+			LowConfidence: e.view.LowConfidence, Note: e.note, Stated: e.view.Stated, Counted: len(e.active)}
 		r.Active = make([]int64, 0, len(e.active))
 		for _, f := range e.active {
 			r.Active = append(r.Active, f.CommentID)

@@ -2,9 +2,11 @@ package loop
 
 import (
 	"cmp"
+	"fmt"
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -71,6 +73,9 @@ func StaleFindings(v EngineView, headSHA string) []Finding {
 // activeFindings is ActiveFindings without copying the findings, which
 // matters on large PRs: the pointers are into v.Findings.
 func activeFindings(v EngineView, headSHA string) []*Finding {
+	if v.Incremental {
+		return incrementalFindings(v, headSHA)
+	}
 	out := make([]*Finding, 0, len(v.Findings))
 	if !v.MultiVerdict {
 		if v.LatestReviewID != 0 {
@@ -87,6 +92,12 @@ func activeFindings(v EngineView, headSHA string) []*Finding {
 			}
 		}
 	}
+	return byCommentOnce(out)
+}
+
+// byCommentOnce sorts findings by comment id and keeps one per comment id
+// (ST3); body-only findings (comment id 0) are all kept.
+func byCommentOnce(out []*Finding) []*Finding {
 	byComment := func(a, b *Finding) int {
 		if c := cmp.Compare(a.CommentID, b.CommentID); c != 0 {
 			return c
@@ -100,6 +111,40 @@ func activeFindings(v EngineView, headSHA string) []*Finding {
 	return slices.CompactFunc(out, func(a, b *Finding) bool {
 		return a.CommentID != 0 && a.CommentID == b.CommentID
 	})
+}
+
+// incrementalFindings is rule ST5 for engines that do not re-post a
+// still-present finding (Bugbot, CodeRabbit): every unresolved thread of
+// the engine stays active across its reviews until it is resolved, one
+// per comment id. A thread GitHub marks outdated stays active until the
+// engine's review of a later head is DONE and S6 holds without it: the
+// other active findings already reach the count the engine states (no
+// stated count: nothing contradicts the later review). Body-only findings
+// (no thread) have nothing to resolve: they are active only while they
+// belong to the engine's latest review.
+func incrementalFindings(v EngineView, headSHA string) []*Finding {
+	laterDone := v.Signal == SignalDone && v.Material == MaterialOK && v.LatestReviewID != 0 && v.LatestSHA == headSHA
+	out := make([]*Finding, 0, len(v.Findings))
+	var outdated []*Finding
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		switch {
+		case f.Resolved:
+		case f.ThreadID == "":
+			if v.LatestReviewID != 0 && f.ReviewID == v.LatestReviewID {
+				out = append(out, f)
+			}
+		case f.Outdated && laterDone && f.ReviewSHA != headSHA:
+			outdated = append(outdated, f)
+		default:
+			out = append(out, f)
+		}
+	}
+	out = byCommentOnce(out)
+	if len(outdated) > 0 && v.Stated != nil && len(out) < v.Stated.N {
+		out = byCommentOnce(append(out, outdated...))
+	}
+	return out
 }
 
 // verdictSHA is the SHA whose verdicts are in force for a multi-verdict
@@ -223,29 +268,69 @@ func judgeVerdict(es state.EngineState, v EngineView, headSHA string) (JudgeVerd
 // IsClean is rule S3 with J2/J3 for one engine: DONE with readable
 // material and zero active findings counted structurally, or for a
 // prose-only engine a judge verdict of CLEAN or NON_BLOCKING. It returns
-// the reason when the engine is not clean.
+// the reason when the engine is not clean. It is the same rule Decide
+// applies (verdictOf), so `status` and the loop never disagree.
 func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
 	es := st.EngineStates[v.Engine]
-	if ReviewStateOf(es, v, headSHA) != Done {
+	active := activeFindings(v, headSHA)
+	verdict, why, _ := verdictOf(es, v, headSHA, ReviewStateOf(es, v, headSHA), active)
+	switch {
+	case verdict == VerdictClean:
+		return true, ""
+	case verdict == "":
 		return false, "not DONE"
+	case why == "":
+		return false, strconv.Itoa(len(active)) + " active finding(s)"
 	}
-	if v.Material != MaterialOK {
-		return false, materialNote(v)
-	}
-	if v.Prose {
+	return false, why
+}
+
+// verdictOf is rule S3 with S6, S7 and J1–J3: the verdict of an engine
+// whose review state is rs, from its view and active findings; empty while
+// it is not DONE. Clean is DONE with readable material (never SILENT,
+// NOOP, DRAFT, ERRORED, UNPROVEN or QUOTA) and zero active findings — and
+// not fewer than the engine itself states (S6) — or, for a prose-only
+// engine, a judge verdict of CLEAN or NON_BLOCKING.
+func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewState, active []*Finding) (EngineVerdict, string, JudgeVerdict) {
+	switch {
+	case rs != Done:
+		return "", "", JudgeNone
+	case v.Material == MaterialQuota && v.Quota != nil:
+		return VerdictErrored, "quota: " + oneLine(v.Quota.Text), JudgeNone
+	case v.Material != MaterialOK:
+		// SILENT, NOOP, DRAFT, ERRORED, UNPROVEN, QUOTA are never clean;
+		// degrade loudly.
+		return VerdictErrored, materialNote(v), JudgeNone
+	case v.Prose:
 		j, why := judgeVerdict(es, v, headSHA)
 		switch j {
 		case JudgeClean, JudgeNonBlocking:
-			return true, ""
+			return VerdictClean, "", j
 		case JudgeBlocking:
-			return false, "judge: BLOCKING"
+			return VerdictStillFinding, "judge: BLOCKING", j
 		}
-		return false, why
+		return VerdictStillFinding, why, j
+	case v.Stated != nil && len(active) < v.Stated.N:
+		return VerdictStillFinding, statedNote(v, len(active)), JudgeNone
+	case len(active) == 0:
+		return VerdictClean, "", JudgeNone
 	}
-	if n := len(activeFindings(v, headSHA)); n > 0 {
-		return false, strconv.Itoa(n) + " active finding(s)"
+	return VerdictStillFinding, "", JudgeNone
+}
+
+// statedNote is S6's "not proven" line naming both numbers.
+func statedNote(v EngineView, counted int) string {
+	return fmt.Sprintf("not proven: %s states %d open finding(s), %d counted (%s)", v.Engine, v.Stated.N, counted, v.Stated.Source)
+}
+
+// oneLine collapses an engine's text to one line of at most 300
+// characters for the status comment.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
 	}
-	return true, ""
+	return s
 }
 
 func materialNote(v EngineView) string {

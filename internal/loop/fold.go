@@ -18,12 +18,22 @@ import (
 // (its push-triggered run carries it), an engine we cannot trigger, one
 // ERRORED for the loop, and one already triggered for pushedSHA (a
 // resumed run must not retrigger twice).
+//
+// It knows no clock, so it cannot see quota cooldowns: the orchestrator
+// calls RetriggerAfterPushAt.
 func RetriggerAfterPush(st state.State, views []EngineView, pushedSHA string, cfg Config) []TriggerRequest {
+	return RetriggerAfterPushAt(st, views, pushedSHA, cfg, time.Time{})
+}
+
+// RetriggerAfterPushAt is RetriggerAfterPush at now: an engine in its quota
+// cooldown is not retriggered (T8); the loop asks it once the cooldown ends.
+func RetriggerAfterPushAt(st state.State, views []EngineView, pushedSHA string, cfg Config, now time.Time) []TriggerRequest {
 	var out []TriggerRequest
 	for _, v := range sortedViews(views) {
 		es := st.EngineStates[v.Engine]
 		switch {
 		case !v.Installed, !v.TriggerAvailable, v.Signal == SignalRunning:
+		case !now.IsZero() && now.Before(es.QuotaUntil):
 		case v.WithholdUntilFirstReview && !es.FirstReviewSeen && len(v.Reviews) == 0:
 		case es.ConsecutiveErrors >= cfg.MaxConsecutiveErrors:
 		case es.TriggeredSHA == pushedSHA:
@@ -62,6 +72,18 @@ func RecordTriggers(st state.State, results []TriggerResult, now time.Time) stat
 	s := st.Clone()
 	for _, r := range results {
 		es := *engineState(&s, r.Engine)
+		if r.Quota != nil {
+			// T8: the engine refused for a quota; it cools down and is
+			// asked again afterwards. Not an engine error, not a trigger.
+			until := QuotaUntil(*r.Quota)
+			if until.After(es.QuotaUntil) {
+				es.QuotaUntil, es.QuotaNote = until, oneLine(r.Quota.Text)
+			}
+			s.EngineStates[r.Engine] = es
+			s.Events = append(s.Events, state.Event{Time: now, Iteration: s.Iteration, Engine: r.Engine, SHA: r.SHA,
+				Name: state.EventRetriggerFailed, Reason: "quota", Detail: "cooling down until " + until.UTC().Format(time.RFC3339) + ": " + es.QuotaNote})
+			continue
+		}
 		es.TriggeredSHA, es.TriggeredAt = r.SHA, now
 		es.WaitSHA, es.WaitSince = r.SHA, now
 		es.Review = state.ReviewTriggered
@@ -263,6 +285,11 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 			return st, fmt.Errorf("%s: a finding id is required", cmd.Kind)
 		}
 		if cmd.Kind == CommandApprove {
+			id, err := ResolveFindingRef(st, cmd.Known, cmd.FindingID)
+			if err != nil {
+				return st, err
+			}
+			cmd.FindingID = id
 			s.Approvals = slices.DeleteFunc(s.Approvals, func(a state.Approval) bool { return a.FindingID == cmd.FindingID })
 			s.Approvals = append(s.Approvals, state.Approval{FindingID: cmd.FindingID, Direction: cmd.Direction, By: cmd.By, At: cmd.At})
 			if s.Status == state.StatusDone && s.EndReason == string(EndNoFixes) {

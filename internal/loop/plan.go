@@ -62,6 +62,9 @@ type Plan struct {
 	Triage []Finding
 	// Wait is the suggested in-job poll interval for trigger and wait plans.
 	Wait time.Duration
+	// WakeAt, when set, is the planned next wake: nothing is worth
+	// observing before it (an engine's quota cooldown ends then, T8).
+	WakeAt time.Time
 	// EndReason is set for hand-back plans.
 	EndReason EndReason
 	// Why is one line explaining the decision, naming the rule.
@@ -96,6 +99,10 @@ type EngineReport struct {
 	Judge         JudgeVerdict
 	LowConfidence int
 	Note          string
+	// Stated is the engine's own count of open findings (S6) and Counted
+	// the active findings the loop counted; the status comment shows both.
+	Stated  *StatedCount
+	Counted int
 }
 
 // TriggerResult is the outcome of one trigger the orchestrator attempted.
@@ -107,6 +114,9 @@ type TriggerResult struct {
 	SignalID int64
 	// Skipped is set when T5 found our identical recent trigger.
 	Skipped bool
+	// Quota is set when the trigger was refused for a usage, rate or
+	// quota limit (T8): the engine cools down; it is not an engine error.
+	Quota *QuotaNotice
 	// Err is set when the trigger failed after its retry (T6).
 	Err string
 }
@@ -156,4 +166,8 @@ type Command struct {
 	Direction string // approve: optional fix direction
 	By        string
 	At        time.Time
+	// Known are the findings the cycle sees (the engines' active
+	// findings): an approval may name one of them, or a row of the triage
+	// table, by finding id or by comment id (TR2).
+	Known []Finding
 }

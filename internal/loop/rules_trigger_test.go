@@ -436,14 +436,14 @@ func TestApplyCommand(t *testing.T) {
 	}{
 		{"stop ends an active loop as stopped", active(sha1), Command{Kind: CommandStop, By: "alice"},
 			func(s state.State) bool { return s.Status == state.StatusStopped && s.EndReason == "stopped" }, nil, ""},
-		{"approve records the direction and reopens a no-fixes loop", ended, Command{Kind: CommandApprove, FindingID: "bugbot-1", Direction: "use a mutex"},
+		{"approve records the direction and reopens a no-fixes loop", ended, Command{Kind: CommandApprove, FindingID: "bugbot-1", Direction: "use a mutex", Known: []Finding{{ID: "bugbot-1", CommentID: 1}}},
 			func(s state.State) bool {
 				return s.Status == state.StatusActive && len(s.Approvals) == 1 && s.Approvals[0].Direction == "use a mutex"
 			}, nil, ""},
 		{"approving twice keeps one approval", func() state.State {
-			s, _ := ApplyCommand(active(sha1), Command{Kind: CommandApprove, FindingID: "x"})
+			s, _ := ApplyCommand(active(sha1), Command{Kind: CommandApprove, FindingID: "x", Known: []Finding{{ID: "x"}}})
 			return s
-		}(), Command{Kind: CommandApprove, FindingID: "x", Direction: "d2"},
+		}(), Command{Kind: CommandApprove, FindingID: "x", Direction: "d2", Known: []Finding{{ID: "x"}}},
 			func(s state.State) bool { return len(s.Approvals) == 1 && s.Approvals[0].Direction == "d2" }, nil, ""},
 		{"skip records the finding once", active(sha1), Command{Kind: CommandSkip, FindingID: "x"},
 			func(s state.State) bool { return slices.Equal(s.Skips, []string{"x"}) }, nil, ""},

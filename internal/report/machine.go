@@ -63,11 +63,17 @@ type JSONEngine struct {
 	ActiveFindings int     `json:"active_findings"`
 	LowConfidence  int     `json:"low_confidence"`
 	Note           string  `json:"note,omitempty"`
-	Cycles         int     `json:"cycles"`
-	Fixed          int     `json:"fixed"`
-	Approved       int     `json:"approved"`
-	Escalated      int     `json:"escalated"`
-	Skipped        int     `json:"skipped"`
+	// StatedOpen is the engine's own count of open findings (S6), with
+	// Counted the active findings the loop counted; absent when the
+	// engine states none.
+	StatedOpen *int   `json:"stated_open,omitempty"`
+	Counted    *int   `json:"counted,omitempty"`
+	StatedFrom string `json:"stated_from,omitempty"`
+	Cycles     int    `json:"cycles"`
+	Fixed      int    `json:"fixed"`
+	Approved   int    `json:"approved"`
+	Escalated  int    `json:"escalated"`
+	Skipped    int    `json:"skipped"`
 }
 
 // JSONTriage is one triage row (TR5).
@@ -122,6 +128,10 @@ func Report(in Input) JSONReport {
 			Cycles: e.Cycles, Fixed: e.Fixed, Approved: e.Approved, Escalated: e.Escalated, Skipped: e.Skipped}
 		if e.ActiveKnown {
 			je.Active = append([]int64{}, e.Active...)
+		}
+		if e.Stated != nil {
+			n, c := e.Stated.N, e.Counted
+			je.StatedOpen, je.Counted, je.StatedFrom = &n, &c, e.Stated.Source
 		}
 		r.Engines = append(r.Engines, je)
 	}

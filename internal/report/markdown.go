@@ -45,13 +45,14 @@ func render(in Input, events int) string {
 		fmt.Fprintf(&b, " · end reason `%s`", s.Reason)
 	}
 	b.WriteString("  \n" + boundsLine(in) + "\n")
+	b.WriteString(freshness(in, s))
 	if why := in.Plan.Why; why != "" {
-		b.WriteString("_" + Escape(why, maxNoteRunes) + "_\n")
+		b.WriteString("_" + linkRules(Escape(why, maxNoteRunes), in.RulesURL) + "_\n")
 	}
 	if ns := in.notices(); len(ns) > 0 {
 		b.WriteString("\n")
 		for _, n := range ns {
-			b.WriteString("> ℹ️ " + Escape(n, maxNoteRunes) + "\n")
+			b.WriteString("> ℹ️ " + linkRules(Escape(n, maxNoteRunes), in.RulesURL) + "\n")
 		}
 	}
 	if s.Finished {
@@ -188,6 +189,13 @@ func findingsLine(in Input, e Engine, md bool) string {
 	}
 	if e.LowConfidence > 0 {
 		line += fmt.Sprintf(" · %d low-confidence in the review body (not counted)", e.LowConfidence)
+	}
+	if e.Stated != nil && e.ActiveKnown {
+		src := Plain(e.Stated.Source, maxNoteRunes)
+		if md {
+			src = Escape(e.Stated.Source, maxNoteRunes)
+		}
+		line += fmt.Sprintf(" · the engine states %d open, %d counted (S6: %s)", e.Stated.N, e.Counted, src)
 	}
 	return line
 }

@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
@@ -66,6 +67,14 @@ type Input struct {
 	// Titles maps a finding's comment id to its title, for the active
 	// findings lines. Titles are untrusted and are escaped.
 	Titles map[int64]string
+	// RunURL links the workflow run that wrote the comment; Now is when
+	// it did, and how long pending engines are shown waiting is measured
+	// against it. Either may be empty.
+	RunURL string
+	Now    time.Time
+	// RulesURL is the rules page (docs/rules.md); when set, rule ids in
+	// the decision line and the notices link to their entry.
+	RulesURL string
 }
 
 // Phase is where the loop stands, as the `phase` output reports it.
@@ -111,6 +120,10 @@ type Engine struct {
 	Judge         loop.JudgeVerdict
 	LowConfidence int
 	Note          string
+	// Stated is the engine's own count of open findings and Counted the
+	// active findings the loop counted (S6); both are shown.
+	Stated  *loop.StatedCount
+	Counted int
 	// Per-engine hand-back counts (H1).
 	Cycles, Fixed, Approved, Escalated, Skipped int
 }
@@ -235,7 +248,7 @@ func engines(in Input) []Engine {
 	if len(in.Plan.Engines) > 0 {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
-				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note}
+				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted}
 			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored {
 				e.Mark = string(r.Verdict)
 			}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -432,5 +433,30 @@ func TestRule_J5_NonBlockingItemsListedWithFollowUp(t *testing.T) {
 		if !strings.Contains(hb, want) {
 			t.Errorf("missing %q in:\n%s", want, hb)
 		}
+	}
+}
+
+func TestRule_S6_StatusCommentNamesBothNumbers(t *testing.T) {
+	in := midLoop()
+	in.Plan.Engines[0].Stated = &loop.StatedCount{N: 2, Source: "check run \"Cursor Bugbot\": There are 2 total unresolved issues"}
+	in.Plan.Engines[0].Counted = 1
+	in.Plan.Engines[0].Note = "not proven: bugbot states 2 open finding(s), 1 counted (check run)"
+	md := StatusComment(in)
+	if !strings.Contains(md, "the engine states 2 open, 1 counted (S6: check run") {
+		t.Errorf("status comment lacks both numbers:\n%s", md)
+	}
+	if !strings.Contains(StatusText(in), "the engine states 2 open, 1 counted") {
+		t.Errorf("text report lacks both numbers")
+	}
+	b, err := JSON(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r JSONReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Engines[0]; e.StatedOpen == nil || *e.StatedOpen != 2 || e.Counted == nil || *e.Counted != 1 {
+		t.Errorf("JSON report lacks the numbers: %+v", e)
 	}
 }

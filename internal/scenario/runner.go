@@ -91,8 +91,38 @@ type run struct {
 	lastPlan  loop.Plan
 	cycles    int
 	idleTicks int
-	// cycleErrs are the errors cycles returned, as "cycle N (event): err".
-	cycleErrs []string
+	// errs, log, outputs and summary are what the cycles reported: the
+	// errors they ended with, their workflow commands, and the last
+	// cycle's outputs and job summary (H9).
+	errs    []string
+	log     strings.Builder
+	outputs map[string]string
+	summary string
+}
+
+// readOutputs parses a GITHUB_OUTPUT file as the runner does: name=value
+// lines and name<<DELIM heredocs.
+func readOutputs(path string) map[string]string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		if name, val, ok := strings.Cut(lines[i], "="); ok {
+			out[name] = val
+		}
+	}
+	return out
 }
 
 func (r *run) setup() error {
@@ -172,6 +202,9 @@ func quoteAll(args []string) []string {
 func (r *run) play(ctx context.Context) (Result, error) {
 	// A maintainer starts the loop by dispatching the workflow.
 	queue := []sim.Event{r.dispatchEvent()}
+	if r.sc.FirstWake == "none" {
+		queue = nil
+	}
 	if err := r.w.ApplyEvents(0); err != nil {
 		return Result{}, err
 	}
@@ -187,7 +220,6 @@ func (r *run) play(ctx context.Context) (Result, error) {
 		res, err := r.cycle(ctx, ev)
 		if err != nil && !errors.Is(err, action.ErrCrashed) {
 			r.progress("cycle %d (%s): error: %v\n", r.cycles, ev.Name, err)
-			r.cycleErrs = append(r.cycleErrs, fmt.Sprintf("cycle %d (%s): %v", r.cycles, ev.Name, err))
 		}
 		if len(res.PRs) > 0 {
 			r.lastPlan = res.PRs[0].Plan
@@ -287,6 +319,8 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		"GITHUB_WORKFLOW":     "review-loop",
 		"GITHUB_WORKFLOW_REF": r.w.Owner + "/" + r.w.Repo + "/.github/workflows/review-loop.yml@refs/heads/main",
 		"RUNNER_TEMP":         r.dir,
+		"GITHUB_OUTPUT":       filepath.Join(r.dir, fmt.Sprintf("output-%d", r.cycles)),
+		"GITHUB_STEP_SUMMARY": filepath.Join(r.dir, fmt.Sprintf("summary-%d", r.cycles)),
 	}
 	for k, v := range r.inputs() {
 		env["INPUT_"+strings.ToUpper(k)] = v
@@ -316,6 +350,13 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	}
 	before := requestCounts(r.w.Fake.Requests())
 	res, err := action.Run(ctx, deps)
+	if err != nil && !errors.Is(err, action.ErrCrashed) {
+		r.errs = append(r.errs, fmt.Sprintf("cycle %d: %v", r.cycles, err))
+	}
+	r.log.WriteString(out.String())
+	r.outputs = readOutputs(env["GITHUB_OUTPUT"])
+	summary, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
+	r.summary = string(summary)
 	after := requestCounts(r.w.Fake.Requests())
 	r.counts.Reads += after.Reads - before.Reads
 	r.counts.Writes += after.Writes - before.Writes
@@ -408,12 +449,13 @@ func (r *run) statusComment() (state.State, string, bool) {
 
 func (r *run) result() Result {
 	st, body, _ := r.statusComment()
-	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles}
+	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles,
+		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes)}
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
-	problems := append(r.w.Check(o), checkCycleErrors(r.cycleErrs, r.sc.Expect.CycleErrors)...)
-	return Result{Outcome: o, Problems: problems, CycleErrors: r.cycleErrs, Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
+	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Bot identities as GraphQL shows them (REST adds "[bot]").
@@ -15,7 +16,7 @@ const (
 	CopilotReviewerLogin = "copilot-pull-request-reviewer"
 	CopilotCommentLogin  = "Copilot"
 	CopilotID            = 175728472
-	CopilotCheck         = "Copilot code review"
+	CopilotCheck         = "Agent" // the job of the "Copilot code review" workflow (see CopilotWorkflowPath)
 	ClaudeLogin          = "claude"
 	ClaudeID             = 209825114
 	ClaudeJob            = "claude-review"
@@ -32,11 +33,22 @@ const (
 	ActionsID            = 41898282
 )
 
-// ClaudeWorkflow is the generated claude-code-review.yml with --comment.
+// CopilotWorkflowPath is the path of Copilot's dynamic workflow, named
+// "Copilot code review"; its check run is the workflow's JOB, which
+// third-party code reports as "Agent" (CopilotCheck). Unconfirmed
+// (ENGINES.md, round 2): the adapter must not depend on the name.
+const CopilotWorkflowPath = "dynamic/copilot-pull-request-reviewer/copilot-pull-request-reviewer"
+
+// ClaudeWorkflow is the generated claude-code-review.yml with --comment,
+// also listening to issue_comment so that the loop's "@claude review
+// once" comment starts it: a comment starts only a workflow that listens
+// to issue_comment, and that run is on the default branch's head.
 const ClaudeWorkflow = `name: Claude Code Review
 on:
   pull_request:
     types: [opened, synchronize, ready_for_review, reopened]
+  issue_comment:
+    types: [created]
 jobs:
   claude-review:
     runs-on: ubuntu-latest
@@ -136,6 +148,39 @@ func bugbotSummary(n int, sha string) string {
 	return fmt.Sprintf("Cursor Bugbot has reviewed your changes and found %d potential issue%s.\n\n_Comment `@cursor review` or `bugbot run` to trigger another review on this PR_", n, s) + foot
 }
 
+// bugbotCheckOutput is the check run's summary and text for a review
+// that posted n new findings while previous earlier ones remain open, in
+// Bugbot's own words and grammar ("1 previously reported issue remain
+// unresolved", testdata/engines/bugbot/08).
+func bugbotCheckOutput(n, previous int) (summary, text string) {
+	plural := func(k int, one, many string) string {
+		if k == 1 {
+			return one
+		}
+		return many
+	}
+	if n == 0 {
+		summary = "Final Result: Bugbot completed review - no new issues found!"
+	} else {
+		summary = fmt.Sprintf("Final Result: Bugbot completed review and found %d potential %s.", n, plural(n, "issue", "issues"))
+	}
+	if previous > 0 {
+		summary += fmt.Sprintf(" %d previously reported %s remain unresolved.", previous, plural(previous, "issue", "issues"))
+	}
+	if total := n + previous; total > 0 {
+		text = fmt.Sprintf("There %s %d total unresolved %s (including %d from previous review).", plural(total, "is", "are"), total, plural(total, "issue", "issues"), previous)
+	}
+	return summary, text
+}
+
+// BugbotUsageLimit is Bugbot's usage-limit stop, an issue comment
+// (testdata/engines/bugbot/06, dsifry/metareview#206).
+const BugbotUsageLimit = "<h3>Bugbot couldn't run - usage limit reached</h3>\n\nBugbot is counted against Cursor usage for this user or team, and this run hit a usage or spend limit.\n\nA user or team admin can review and increase usage limits in the [Cursor dashboard](https://www.cursor.com/dashboard/spending).\n\n(requestId: serverGenReqId_00000000-0000-4000-8000-000000000000)"
+
+// BugbotSkippedLarge is the comment Bugbot leaves when it skips a very
+// large PR (cursor.com/docs/bugbot; the exact wording is unconfirmed).
+const BugbotSkippedLarge = "<h3>Bugbot skipped this PR</h3>\n\nThis pull request is too large for Bugbot to review."
+
 // copilotComment renders a Copilot inline comment: prose and an optional
 // suggestion block, no ids or severity.
 func copilotComment(f Finding) string {
@@ -223,3 +268,121 @@ func coderabbitSummary(n int) string {
 	}
 	return fmt.Sprintf("**Actionable comments posted: %d**\n\n<details>\n<summary>🧹 Recent review details</summary>\n\nConfiguration used: defaults\n</details>", n)
 }
+
+// bodyKey names a body-only finding (no comment id) by path and title, as
+// the fixer input gives them.
+func bodyKey(path, title string) string { return path + "\x00" + strings.TrimSpace(title) }
+
+// coderabbitSections are the review-body sections CodeRabbit puts findings
+// it does not post inline in, with their headings as in
+// testdata/engines/coderabbit/08-… (Dec 2025 layout).
+var coderabbitSections = []struct{ where, heading string }{
+	{WhereOutsideDiff, "⚠️ Outside diff range comments"},
+	{WhereDuplicate, "♻️ Duplicate comments"},
+	{WhereNitpick, "🧹 Nitpick comments"},
+}
+
+// coderabbitReviewBody renders CodeRabbit's review body: the actionable
+// count counts only the inline comments of this review (08-… says
+// "Actionable comments posted: 0" above real outside-diff and nitpick
+// findings); the body-only findings follow in collapsible sections, per
+// file, each item a line like "`14-16`: **title**" then prose, items separated by
+// "---". The outside-diff section sits in a `> [!CAUTION]` block.
+func coderabbitReviewBody(inline int, body []Finding, loc func(Finding) (int, int)) string {
+	if inline == 0 && len(body) == 0 {
+		return coderabbitSummary(0)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Actionable comments posted: %d**\n\n", inline)
+	for _, s := range coderabbitSections {
+		var in []Finding
+		for _, f := range body {
+			if f.Where == s.where {
+				in = append(in, f)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		var sec strings.Builder
+		fmt.Fprintf(&sec, "<details>\n<summary>%s (%d)</summary><blockquote>\n\n", s.heading, len(in))
+		byPath := map[string][]Finding{}
+		var paths []string
+		for _, f := range in {
+			if byPath[f.Path] == nil {
+				paths = append(paths, f.Path)
+			}
+			byPath[f.Path] = append(byPath[f.Path], f)
+		}
+		for _, p := range paths {
+			fmt.Fprintf(&sec, "<details>\n<summary>%s (%d)</summary><blockquote>\n\n", p, len(byPath[p]))
+			for i, f := range byPath[p] {
+				if i > 0 {
+					sec.WriteString("---\n\n")
+				}
+				start, line := loc(f)
+				if start == 0 {
+					start = line
+				}
+				if f.Severity != "" {
+					// The 2026 item header (10-…): badges, then the title line.
+					fmt.Fprintf(&sec, "`%d-%d`: _⚠️ Potential issue_ | _%s_ | _⚡ Quick win_\n\n**%s**\n\n", start, line, coderabbitSeverity(f), title(f))
+				} else {
+					fmt.Fprintf(&sec, "`%d-%d`: **%s**\n\n", start, line, title(f))
+				}
+				fmt.Fprintf(&sec, "%s\n\n", strings.TrimSpace(f.Body))
+			}
+			sec.WriteString("</blockquote></details>\n\n")
+		}
+		sec.WriteString("</blockquote></details>\n\n")
+		if s.where == WhereOutsideDiff {
+			b.WriteString("> [!CAUTION]\n> Some comments are outside the diff and can’t be posted inline due to platform limitations.\n>\n")
+			for _, l := range strings.Split(strings.TrimRight(sec.String(), "\n"), "\n") {
+				b.WriteString(strings.TrimRight("> "+l, " ") + "\n")
+			}
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(sec.String())
+	}
+	b.WriteString("<details>\n<summary>📜 Review details</summary>\n\n**Configuration used**: defaults\n\n**Review profile**: CHILL\n\n</details>\n\n<!-- This is an auto-generated comment by CodeRabbit for review status -->")
+	return b.String()
+}
+
+func coderabbitSeverity(f Finding) string {
+	if s := map[string]string{"critical": "🔴 Critical", "high": "🟠 Major", "medium": "🟡 Minor", "low": "🔵 Trivial"}[f.Severity]; s != "" {
+		return s
+	}
+	return "🟡 Minor"
+}
+
+// coderabbitRateLimited is CodeRabbit's rate-limit notice (04-… A): the
+// walkthrough comment rewritten, stating the wait in minutes and seconds.
+func coderabbitRateLimited(author string, wait time.Duration) string {
+	w := fmt.Sprintf("%d minutes and %d seconds", int(wait.Minutes()), int(wait.Seconds())%60)
+	return "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n<!-- This is an auto-generated comment: rate limited by coderabbit.ai -->\n\n" +
+		"> [!WARNING]\n> ## Rate limit exceeded\n> \n" +
+		"> `@" + author + "` has exceeded the limit for the number of commits that can be reviewed per hour. Please wait **" + w + "** before requesting another review.\n> \n" +
+		"> Your organization is not enrolled in usage-based pricing. Contact your admin to enable usage-based pricing to continue reviews beyond the rate limit, or try again in **" + w + "**.\n> \n" +
+		"> <details>\n> <summary>⌛ How to resolve this issue?</summary>\n> \n> After the wait time has elapsed, a review can be triggered using the `@coderabbitai review` command as a PR comment. Alternatively, push new commits to this PR.\n> \n> </details>\n"
+}
+
+// CodeRabbitSkipped is CodeRabbit's "Review skipped" status comment
+// (06-…): no review follows, and its commit status says success.
+const CodeRabbitSkipped = "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n<!-- This is an auto-generated comment: skip review by coderabbit.ai -->\n\n" +
+	"> [!IMPORTANT]\n> ## Review skipped\n> \n> Auto reviews are disabled on this repository. Please check the settings in the CodeRabbit UI or the `.coderabbit.yaml` file in this repository. To trigger a single review, invoke the `@coderabbitai review` command.\n> \n" +
+	"> You can disable this status message by setting the `reviews.review_status` to `false` in the CodeRabbit configuration file.\n\n<!-- end of auto-generated comment: skip review by coderabbit.ai -->"
+
+// CodeRabbitFailed is CodeRabbit's failure banner above its walkthrough
+// (09-…): the walkthrough is there, the review is not.
+const CodeRabbitFailed = "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n<!-- This is an auto-generated comment: failure by coderabbit.ai -->\n\n" +
+	"> [!CAUTION]\n> ## Review failed\n> \n> Failed to post review comments\n\n<!-- end of auto-generated comment: failure by coderabbit.ai -->\n\n" +
+	"<!-- walkthrough_start -->\n\n<details>\n<summary>📝 Walkthrough</summary>\n\n## Walkthrough\n\nThe PR changes the calculator package.\n\n</details>\n\n<!-- walkthrough_end -->"
+
+// GeminiQuota is Gemini's daily-quota notice, an issue comment answering
+// the command (gemini/05-…).
+const GeminiQuota = "> [!WARNING]\n> You have reached your daily quota limit. Please wait up to 24 hours and I will start processing your requests again!"
+
+// GeminiUnsupported is Gemini's note when it cannot review the PR's file
+// types (gemini/07-…): no review follows.
+const GeminiUnsupported = "> [!NOTE]\n> Gemini is unable to generate a review for this pull request due to the file types involved not being currently supported."

@@ -23,6 +23,9 @@ type bot struct {
 	next int
 	jobs []*job
 	open []Finding // findings the engine still holds
+	// postedLine is the line each finding was last posted at (Bugbot
+	// re-posts a still-present finding only when its line moved).
+	postedLine map[string]int
 }
 
 type job struct {
@@ -34,6 +37,22 @@ type job struct {
 	draft   bool // Claude's plugin stopped on a draft PR
 	checkID int64
 	startAt time.Time
+	// byComment: Claude's run was started by an issue comment, so its
+	// workflow runs from the default branch: onSHA is that branch's head,
+	// where the run and its job's check run hang (GitHub docs, events that
+	// trigger workflows, issue_comment: GITHUB_SHA is the last commit on
+	// the default branch). The review itself is still of sha.
+	byComment bool
+	onSHA     string
+	runID     int64 // the job's workflow run on the fake (Claude)
+}
+
+// checkSHA is the commit the job's check run and workflow run hang off.
+func (j *job) checkSHA() string {
+	if j.onSHA != "" {
+		return j.onSHA
+	}
+	return j.sha
 }
 
 func newBot(w *World, name string, e Engine) *bot {
@@ -96,11 +115,13 @@ func (b *bot) react(s stimulus) {
 		if !b.isTrigger(s.body) {
 			return
 		}
-		// Bugbot, Claude and CodeRabbit ignore commands posted by bots.
-		if s.bot && b.name != Gemini {
+		// Bugbot, Claude and CodeRabbit ignore commands posted by bots, and
+		// so does Gemini: `/gemini review` posted by github-actions[bot] is
+		// ignored (googleworkspace/cli#384, ENGINES.md round 2).
+		if s.bot {
 			return
 		}
-		b.start(head)
+		b.startJob(head, true)
 	case stimReviewRequest:
 		if b.name != Copilot {
 			return
@@ -132,7 +153,10 @@ func (b *bot) round() Round {
 // start queues a review of sha; a review of the same SHA already under way
 // absorbs the trigger, except Claude's draft-time run once the PR is ready:
 // ready_for_review starts a workflow run of its own, which reviews.
-func (b *bot) start(sha string) {
+func (b *bot) start(sha string) { b.startJob(sha, false) }
+
+// startJob is start; byComment says an issue comment asked for it.
+func (b *bot) startJob(sha string, byComment bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	draft := b.w.isDraft()
@@ -150,8 +174,33 @@ func (b *bot) start(sha string) {
 	if j.round.Ignore {
 		return
 	}
+	if b.name == Claude && byComment {
+		j.byComment, j.onSHA = true, b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
 	b.jobs = append(b.jobs, j)
 	j.checkID = b.setCheck(j, "QUEUED", "")
+	b.setRun(j, "queued", "")
+}
+
+// setRun creates or moves Claude's workflow run; the other engines' runs
+// are not modelled (their completion reads no workflow run).
+func (b *bot) setRun(j *job, status, conclusion string) {
+	if b.name != Claude {
+		return
+	}
+	o := ghfake.WorkflowRunOptions{ID: j.runID, Name: ClaudeWorkflowName, Path: ClaudeWorkflowPath, Status: status, Conclusion: conclusion,
+		HeadSHA: j.checkSHA(), Event: "pull_request", Actor: b.w.Scenario.PR.Author}
+	if j.byComment {
+		o.Event, o.HeadBranch, o.Actor = "issue_comment", b.w.defaultBranch(), b.w.lastTriggerAuthor(Claude)
+	} else {
+		o.HeadBranch = b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).HeadRef
+		if !b.w.Scenario.PR.Fork {
+			o.PRs = []int{b.w.Number}
+		}
+	}
+	if id, err := b.w.Fake.SetWorkflowRun(b.w.Owner, b.w.Repo, o); err == nil {
+		j.runID = id
+	}
 }
 
 func (w *World) isDraft() bool {
@@ -162,6 +211,9 @@ func (w *World) isDraft() bool {
 
 // checkName and checkApp name the engine's check run ("" for none).
 func (b *bot) checkName() (string, string) {
+	if b.script.NoCheckRun {
+		return "", ""
+	}
 	switch b.name {
 	case Bugbot:
 		return BugbotCheck, BugbotApp
@@ -186,7 +238,7 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	}
 	// Each review is a check run of its own: a second run on the same
 	// commit (a retrigger, Claude's ready_for_review run) is a new one.
-	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
+	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.checkSHA(), Name: name, AppSlug: app,
 		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0})
 	return id
 }
@@ -202,6 +254,7 @@ func (b *bot) tick(now time.Time) {
 		if !j.started {
 			j.started, j.startAt = true, now
 			b.setCheck(j, "IN_PROGRESS", "")
+			b.setRun(j, "in_progress", "")
 		}
 		if j.round.Hang || now.Before(j.at.Add(time.Duration(j.round.Latency))) {
 			continue
@@ -333,6 +386,17 @@ func (b *bot) complete(j *job) {
 	b.dropOnce()
 }
 
+// completeBugbot posts Bugbot's review as the real one does (ENGINES.md,
+// round 2): Bugbot is incremental — it reads its earlier comments "to
+// avoid duplicate suggestions" (cursor.com/docs/bugbot), so a still-present
+// bug is not re-posted and its old thread simply stays unresolved, except
+// when its line moved: then it comes back in a new thread with the same
+// BUGBOT_BUG_ID. The review summary says "found no new issues" when
+// nothing is new even though old ones remain; the check output states the
+// totals ("There are 2 total unresolved issues (including 1 from previous
+// review)", github.com/tracebloc/cli/pull/22/checks) and concludes success
+// only when no unresolved Bugbot comment remains from any run, else
+// neutral (testdata/engines/bugbot/08).
 func (b *bot) completeBugbot(j *job, r Round) {
 	if r.Error {
 		c := r.Conclusion
@@ -343,20 +407,103 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, c))
 		return
 	}
+	if r.Quota || r.Unproven != "" {
+		b.bugbotNoReview(j, r)
+		return
+	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, BugbotLogin, BugbotLogin, bugbotSummary(len(fs), j.sha), func(f Finding) string {
+	if b.postedLine == nil {
+		b.postedLine = map[string]int{}
+	}
+	var post []Finding
+	fresh, previous := 0, 0
+	for _, f := range fs {
+		_, line := b.locate(f, j.sha)
+		last, seen := b.postedLine[f.ID]
+		switch {
+		case f.Unposted:
+			if !seen {
+				fresh++
+			} else {
+				previous++
+			}
+			b.postedLine[f.ID] = line
+		case !seen || last != line || r.Repost:
+			post = append(post, f)
+			fresh++
+			b.postedLine[f.ID] = line
+		case b.threadOpen(f):
+			// Still present, not re-posted: its old thread stays open and
+			// counts as "previously reported ... remain unresolved".
+			previous++
+		}
+	}
+	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(fresh, j.sha), func(f Finding) string {
 		start, line := b.locate(f, j.sha)
 		return bugbotComment(f, start, line, j.sha)
 	})
-	conclusion, title := "SUCCESS", "Bugbot Review"
-	if len(fs) > 0 {
+	conclusion := "SUCCESS"
+	if fresh+previous > 0 || b.unresolvedThreads() > 0 {
 		conclusion = "NEUTRAL"
 	}
 	if r.Conclusion != "" {
 		conclusion = r.Conclusion
 	}
-	b.setCheckText(j, "COMPLETED", conclusion, title, bugbotSummary(len(fs), j.sha))
+	summary, text := bugbotCheckOutput(fresh, previous)
+	b.setCheckOutput(j, "COMPLETED", conclusion, "Bugbot Review", summary, text)
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
+}
+
+// bugbotNoReview ends a Bugbot run without a review of the head: the
+// usage-limit stop (an issue comment and a neutral check titled "Error",
+// oxc-angular-compiler#419 and testdata/engines/bugbot/06), a run
+// cancelled by a newer commit (neutral, "**Result:** Bugbot run
+// cancelled", testdata 08 D), or a very large PR skipped with a comment.
+func (b *bot) bugbotNoReview(j *job, r Round) {
+	title, summary := "Bugbot Review", "**Result:** Bugbot run cancelled because of a new commit"
+	switch {
+	case r.Quota:
+		b.issueComment(BugbotLogin, BugbotUsageLimit)
+		title, summary = "Error", "Bugbot run failed"
+	case r.Unproven == "skipped":
+		b.issueComment(BugbotLogin, BugbotSkippedLarge)
+		summary = "**Result:** Bugbot skipped this pull request: it is too large to review"
+	}
+	b.setCheckOutput(j, "COMPLETED", "NEUTRAL", title, summary, "")
+	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "NEUTRAL"))
+}
+
+// threadOpen reports whether the newest thread posted for f is unresolved.
+func (b *bot) threadOpen(f Finding) bool {
+	b.w.mu.Lock()
+	ref, ok := b.w.posted[f.ID]
+	b.w.mu.Unlock()
+	if !ok {
+		return false
+	}
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if len(t.Comments) > 0 && t.Comments[0].ID == ref.commentID {
+			return !t.Resolved
+		}
+	}
+	return false
+}
+
+// unresolvedThreads counts Bugbot's unresolved review threads on the PR.
+func (b *bot) unresolvedThreads() int {
+	n := 0
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if !t.Resolved && len(t.Comments) > 0 && strings.EqualFold(strings.TrimSuffix(t.Comments[0].Author, "[bot]"), BugbotLogin) {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *bot) setCheckOutput(j *job, status, conclusion, title, summary, text string) {
+	name, app := b.checkName()
+	_, _ = b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text, ID: j.checkID})
 }
 
 // completeCopilot posts Copilot's review; submitting it fulfils the
@@ -430,7 +577,8 @@ func (b *bot) completeClaude(j *job, r Round) {
 		}
 	}
 	b.setCheckText(j, "COMPLETED", conclusion, "", summary)
-	b.w.emit("workflow_run", b.w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, strings.ToLower(conclusion)))
+	b.setRun(j, "completed", conclusion)
+	b.w.emit("workflow_run", b.w.claudeRunPayload(j, strings.ToLower(conclusion)))
 }
 
 // reviewOf is the review id a comment was submitted with.
@@ -450,22 +598,114 @@ func (b *bot) completeGemini(j *job, r Round) {
 		b.issueComment(GeminiLogin, GeminiSunset)
 		return
 	}
+	if r.Quota {
+		// The daily quota: an issue comment, no review (gemini/05-…).
+		b.issueComment(GeminiLogin, GeminiQuota)
+		b.w.recordQuota(Gemini, 24*time.Hour)
+		return
+	}
+	if r.Unsupported {
+		// Only unsupported file types changed: a note, and no review ever
+		// (gemini/07-…).
+		b.issueComment(GeminiLogin, GeminiUnsupported)
+		return
+	}
 	fs := b.evaluate(j)
 	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }
 
+// completeCodeRabbit posts CodeRabbit's review the way the real one does:
+// incrementally ("incremental review of new changes", docs.coderabbit.ai,
+// ENGINES.md round 2) — an open thread of an earlier review is not posted
+// again, only new findings are; findings scripted into the review body
+// appear once, in the body's collapsible sections, with "Actionable
+// comments posted" counting the inline ones only (coderabbit/08-…). The
+// quota, skip and failure rounds post the real notices (04-…, 06-…, 09-…).
 func (b *bot) completeCodeRabbit(j *job, r Round) {
-	if r.Error {
+	finish := func(conclusion, title string) {
+		b.setCheckText(j, "COMPLETED", conclusion, title, title)
+		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, conclusion))
+	}
+	switch {
+	case r.Error:
 		c := r.Conclusion
 		if c == "" {
 			c = "FAILURE"
 		}
+		b.issueComment(CodeRabbitLogin, CodeRabbitFailed)
 		b.setCheckText(j, "COMPLETED", c, "Review failed", "Review failed: the review could not be completed.")
 		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, c))
 		return
+	case r.Quota:
+		wait := time.Duration(r.Wait)
+		if wait == 0 {
+			wait = 30 * time.Minute
+		}
+		b.issueComment(CodeRabbitLogin, coderabbitRateLimited(b.w.Scenario.PR.Author, wait))
+		b.w.recordQuota(CodeRabbit, wait)
+		// The status of a rate-limited review reads success (04-… B).
+		finish("SUCCESS", "Review rate limited")
+		return
+	case r.Skipped:
+		b.issueComment(CodeRabbitLogin, CodeRabbitSkipped)
+		// "Review skipped" comes with a success status (06-…).
+		finish("SUCCESS", "Review skipped: automatic reviews are disabled")
+		return
 	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, CodeRabbitLogin, CodeRabbitLogin, coderabbitSummary(len(fs)), coderabbitComment)
-	b.setCheckText(j, "COMPLETED", "SUCCESS", "Review completed", "Review completed")
-	b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, "SUCCESS"))
+	var inline, body []Finding
+	for _, f := range fs {
+		switch f.Where {
+		case "", WhereThread:
+			if !b.openThread(f.ID) {
+				inline = append(inline, f)
+			}
+		default:
+			if !b.bodyPosted(f) {
+				body = append(body, f)
+			}
+		}
+	}
+	summary := coderabbitReviewBody(len(inline), body, func(f Finding) (int, int) { return b.locate(f, j.sha) })
+	b.postReview(j, r, inline, CodeRabbitLogin, CodeRabbitLogin, summary, coderabbitComment)
+	finish("SUCCESS", "Review completed")
+}
+
+// openThread reports whether the newest thread posted for a scripted
+// finding is still open: an incremental engine leaves it be. A thread
+// resolved while its bad text remains is posted anew.
+func (b *bot) openThread(id string) bool {
+	b.w.mu.Lock()
+	p, ok := b.w.posted[id]
+	b.w.mu.Unlock()
+	if !ok || p.engine != b.name {
+		return false
+	}
+	for _, t := range b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number).Threads {
+		if len(t.Comments) > 0 && t.Comments[0].ID == p.commentID {
+			return !t.Resolved
+		}
+	}
+	return false
+}
+
+// bodyPosted reports whether a body-only finding was already posted; the
+// first call records it for the fixer.
+func (b *bot) bodyPosted(f Finding) bool {
+	b.w.mu.Lock()
+	defer b.w.mu.Unlock()
+	k := bodyKey(f.Path, title(f))
+	if _, ok := b.w.byBody[k]; ok {
+		return true
+	}
+	b.w.byBody[k] = f
+	return false
+}
+
+// recordQuota notes a quota notice and the wait it states, for the
+// scenario's quiet_during_quota check.
+func (w *World) recordQuota(engine string, wait time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.quotas[engine] = append(w.quotas[engine], quotaWindow{at: w.clock.Now(), wait: wait})
 }

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/state"
 )
 
 // Outcome is what a scenario runner observed at the end of a run.
@@ -17,6 +21,15 @@ type Outcome struct {
 	Report string
 	// Steps is how many cycles ran.
 	Steps int
+	// Writes counts the action's write requests.
+	Writes int
+	// Errors are the errors cycles ended with.
+	Errors []string
+	// Log is every cycle's workflow-command output, in order.
+	Log string
+	// Outputs and Summary are what the last cycle set and wrote (H9).
+	Outputs map[string]string
+	Summary string
 }
 
 // Check compares an observed outcome and the fake's final state with the
@@ -53,6 +66,33 @@ func (w *World) Check(o Outcome) []string {
 			add("%d resolved threads, want %d", n, *x.ResolvedThreads)
 		}
 	}
+	if x.StatusComments != nil {
+		n := 0
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) && strings.Contains(c.Body, state.Marker) {
+				n++
+			}
+		}
+		if n != *x.StatusComments {
+			add("%d status comments by review-loop, want %d", n, *x.StatusComments)
+		}
+	}
+	if len(x.ErrorSignalIDs) > 0 {
+		var st state.State
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) {
+				if s, found, err := state.Decode(c.Body); found && err == nil {
+					st = s
+					break
+				}
+			}
+		}
+		for _, e := range x.ErrorSignalIDs {
+			if es := st.EngineStates[e]; es.LastErrorSignalID == 0 {
+				add("%s's last error signal has no id (state %+v)", e, es)
+			}
+		}
+	}
 	if x.Draft != nil && snap.Draft != *x.Draft {
 		add("PR draft %v, want %v", snap.Draft, *x.Draft)
 	}
@@ -73,6 +113,18 @@ func (w *World) Check(o Outcome) []string {
 			add("%s triggered %d times, want at least %d", e, n, x.MinTriggers[e])
 		}
 	}
+	bad = append(bad, w.quotaTriggers(x.QuietDuringQuota)...)
+	for _, k := range sortedKeys(x.ActionComments) {
+		n := 0
+		for _, c := range snap.Comments {
+			if strings.EqualFold(c.Author, ActionsLogin) && strings.Contains(c.Body, k) {
+				n++
+			}
+		}
+		if n != x.ActionComments[k] {
+			add("%d action comments contain %q, want %d", n, k, x.ActionComments[k])
+		}
+	}
 	report := o.Report
 	if report == "" {
 		for _, c := range snap.Comments {
@@ -89,6 +141,53 @@ func (w *World) Check(o Outcome) []string {
 	for _, s := range x.ReportExcludes {
 		if strings.Contains(report, s) {
 			add("report contains %q", s)
+		}
+	}
+	for _, want := range x.CommentsContain {
+		if !slices.ContainsFunc(snap.Comments, func(c ghfake.IssueComment) bool {
+			return strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) &&
+				!strings.Contains(c.Body, "<!-- review-loop") && strings.Contains(c.Body, want)
+		}) {
+			add("no comment by the action contains %q", want)
+		}
+	}
+	if x.Reactions != nil {
+		var got []string
+		for _, r := range w.Fake.Reactions() {
+			if strings.EqualFold(strings.TrimSuffix(r.By, "[bot]"), ActionsLogin) {
+				got = append(got, r.Content)
+			}
+		}
+		if !slices.Equal(got, x.Reactions) {
+			add("reactions %v, want %v", got, x.Reactions)
+		}
+	}
+	if x.MaxWrites != nil && o.Writes > *x.MaxWrites {
+		add("%d write requests by the action, at most %d allowed", o.Writes, *x.MaxWrites)
+	}
+	if x.Cycles != nil && o.Steps != *x.Cycles {
+		add("%d cycles, want %d", o.Steps, *x.Cycles)
+	}
+	if x.NoErrors && len(o.Errors) > 0 {
+		add("cycles ended in errors: %s", strings.Join(o.Errors, "; "))
+	}
+	for _, a := range x.Annotations {
+		if !strings.Contains(o.Log, a) {
+			add("no annotation contains %q", a)
+		}
+	}
+	for _, k := range sortedKeys(x.Outputs) {
+		got, ok := o.Outputs[k]
+		switch want := x.Outputs[k]; {
+		case !ok || got == "":
+			add("output %s not set, want %q", k, want)
+		case want != "*" && got != want:
+			add("output %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, s := range x.Summary {
+		if !strings.Contains(o.Summary, s) {
+			add("job summary lacks %q", s)
 		}
 	}
 	if x.NoDuplicateComments {
@@ -141,4 +240,29 @@ func firstLine(s string) string {
 		l = l[:60] + "…"
 	}
 	return l
+}
+
+// quotaTriggers lists triggers of the engines that came while a quota
+// notice of theirs was in its stated cooldown (1h when none), T8.
+func (w *World) quotaTriggers(engines []string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for _, e := range engines {
+		if len(w.quotas[e]) == 0 {
+			out = append(out, fmt.Sprintf("%s posted no quota notice", e))
+		}
+		for _, q := range w.quotas[e] {
+			wait := q.wait
+			if wait == 0 {
+				wait = time.Hour
+			}
+			for _, t := range w.triggerAt[e] {
+				if t.After(q.at) && t.Before(q.at.Add(wait)) {
+					out = append(out, fmt.Sprintf("%s triggered at %s, %s into the %s quota wait it stated at %s", e, t.Format("15:04"), t.Sub(q.at), wait, q.at.Format("15:04")))
+				}
+			}
+		}
+	}
+	return out
 }

@@ -30,6 +30,9 @@ func (w *World) Fix(inputFile, dir string) (fix.FixerReply, error) {
 	for _, x := range in.Findings {
 		w.mu.Lock()
 		f, ok := w.byComment[x.CommentID]
+		if !ok && x.CommentID == 0 {
+			f, ok = w.byBody[bodyKey(x.Path, x.Title)]
+		}
 		w.mu.Unlock()
 		if ok {
 			w.clock.Advance(time.Duration(f.FixTime))

@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 )
@@ -22,7 +23,7 @@ func (w *World) user(login string, bot bool) jsonUser {
 		}
 		return jsonUser{Login: login, Type: "Bot"}
 	}
-	return jsonUser{Login: login, Type: "User"}
+	return jsonUser{Login: strings.TrimPrefix(login, ghfake.UserPrefix), Type: "User"}
 }
 
 func (w *World) repository() map[string]any {
@@ -75,6 +76,33 @@ func (w *World) workflowRunPayload(name, path, sha, conclusion string) []byte {
 		},
 		"repository": w.repository(),
 		"sender":     w.user(ActionsLogin, true),
+	})
+}
+
+// claudeRunPayload is workflow_run for Claude's job: a push-triggered run
+// names the PR; a comment-triggered one runs on the default branch's head
+// with event issue_comment and an empty pull_requests list (its head
+// matches no open PR).
+func (w *World) claudeRunPayload(j *job, conclusion string) []byte {
+	if !j.byComment {
+		return w.workflowRunPayload(ClaudeWorkflowName, ClaudeWorkflowPath, j.sha, conclusion)
+	}
+	run := map[string]any{
+		"id": j.runID, "name": ClaudeWorkflowName, "path": ClaudeWorkflowPath, "head_sha": j.checkSHA(), "head_branch": w.defaultBranch(),
+		"status": "completed", "conclusion": conclusion, "event": "issue_comment", "pull_requests": []map[string]any{},
+	}
+	for _, r := range w.Fake.WorkflowRuns(w.Owner, w.Repo) {
+		if r.ID == j.runID {
+			run["created_at"], run["updated_at"] = r.CreatedAt.Format(time.RFC3339), r.UpdatedAt.Format(time.RFC3339)
+			run["run_started_at"], run["actor"] = r.RunStartedAt.Format(time.RFC3339), w.user(r.Actor, false)
+		}
+	}
+	return mustJSON(map[string]any{
+		"action":       "completed",
+		"workflow":     map[string]any{"name": ClaudeWorkflowName, "path": ClaudeWorkflowPath},
+		"workflow_run": run,
+		"repository":   w.repository(),
+		"sender":       w.user(ActionsLogin, true),
 	})
 }
 

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // Scenario is one scripted run of the review loop.
@@ -33,7 +35,14 @@ type Scenario struct {
 	Engines     map[string]Engine `yaml:"engines"`
 	Events      []ScriptedEvent   `yaml:"events"`
 	MaxSteps    int               `yaml:"max_steps"`
-	Expect      Expect            `yaml:"expect"`
+	// FirstWake is how the run begins: "dispatch" (default), a maintainer
+	// dispatching the workflow for the PR, or "none", only the engines'
+	// own events and the scripted events (start-on: command).
+	FirstWake string `yaml:"first_wake"`
+	Expect    Expect `yaml:"expect"`
+	// IDsFrom is where the fake GitHub's object ids start (check runs,
+	// reviews, comments); default ghfake's, already above 2^31.
+	IDsFrom int64 `yaml:"ids_from"`
 
 	// File is the path the scenario was loaded from.
 	File string `yaml:"-"`
@@ -52,6 +61,11 @@ type Repository struct {
 	// Collaborators maps extra logins to their author association
 	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE).
 	Collaborators map[string]string `yaml:"collaborators"`
+	// Permissions maps logins to their repository role (admin, maintain,
+	// write, triage, read, none) as the collaborator permission API
+	// reports it; a collaborator without one gets admin as OWNER, write as
+	// MEMBER or COLLABORATOR, read otherwise (TB3).
+	Permissions map[string]string `yaml:"permissions"`
 }
 
 // PR is the pull request under review. Files are committed on the head
@@ -64,6 +78,9 @@ type PR struct {
 	Draft  bool              `yaml:"draft"`
 	Fork   bool              `yaml:"fork"`
 	Files  map[string]string `yaml:"files"`
+	// Protected protects the head branch once the PR is open: the branch
+	// API says so and pushes to it are refused, as GitHub does.
+	Protected bool `yaml:"protected"`
 }
 
 // TokenOptions say which tokens the action is given besides GITHUB_TOKEN.
@@ -82,6 +99,9 @@ type Engine struct {
 	// AutoOnPush makes Copilot review every push (the "review new pushes"
 	// ruleset); the other engines follow their real behaviour.
 	AutoOnPush bool `yaml:"auto_on_push"`
+	// NoCheckRun: the engine reviews without any check run (Copilot's
+	// check run is only a hint of a review in progress).
+	NoCheckRun bool `yaml:"no_check_run"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
@@ -119,6 +139,33 @@ type Round struct {
 	// Ignore makes the engine ignore the trigger of this round entirely
 	// (no check run, no review): a missed trigger.
 	Ignore bool `yaml:"ignore"`
+	// Repost makes Bugbot re-post every still-present finding in a new
+	// thread (same BUGBOT_BUG_ID), as it does when a finding's line moved;
+	// without it Bugbot is incremental and re-posts only moved findings.
+	Repost bool `yaml:"repost"`
+	// Quota stops the review on the engine's usage limit, posted the way
+	// the real engine does (ENGINES.md round 2): Bugbot's issue comment
+	// "Bugbot couldn't run - usage limit reached", a neutral "Error" check;
+	// for Copilot, the review request is refused with 429; CodeRabbit
+	// rewrites its walkthrough comment into "Rate limit exceeded … Please
+	// wait **<wait>**" with a check run titled "Review rate limited";
+	// Gemini answers with its daily-quota notice ("Please wait up to 24
+	// hours"). No review.
+	Quota bool `yaml:"quota"`
+	// Wait is the cooldown CodeRabbit's rate-limit notice states; default
+	// 30m. Gemini always states "up to 24 hours".
+	Wait Duration `yaml:"wait"`
+	// Skipped is CodeRabbit's "Review skipped" status comment (auto reviews
+	// disabled) with a successful check run and no review (06-…).
+	Skipped bool `yaml:"skipped"`
+	// Unsupported is Gemini's "[!NOTE] Gemini is unable to generate a
+	// review for this pull request due to the file types involved" issue
+	// comment, and no review (gemini/07-…).
+	Unsupported bool `yaml:"unsupported"`
+	// Unproven ends Bugbot's run without a review of the head: "cancelled"
+	// (neutral, cancelled by a newer commit) or "skipped" (a very large PR
+	// skipped with a comment).
+	Unproven string `yaml:"unproven"`
 }
 
 // Finding is one scripted finding.
@@ -144,6 +191,16 @@ type Finding struct {
 	Locations []string `yaml:"locations"`
 	// Once makes the engine withdraw the finding after its first post.
 	Once bool `yaml:"once"`
+	// Where is where CodeRabbit posts the finding: "thread" (default, an
+	// inline review comment), or only in its review body, in the
+	// collapsible "⚠️ Outside diff range comments" (body-outside-diff),
+	// "🧹 Nitpick comments" (body-nitpick) or "♻️ Duplicate comments"
+	// (body-duplicate) section (testdata/engines/coderabbit/08-…).
+	Where string `yaml:"where"`
+	// Unposted: Bugbot counts the finding in its check output but its
+	// inline comment never appears as a thread (its check funnel can
+	// report more than it posts, testdata/engines/bugbot/08 A).
+	Unposted bool `yaml:"unposted"`
 }
 
 // ScriptedEvent is something that happens outside the engines after a
@@ -151,6 +208,7 @@ type Finding struct {
 type ScriptedEvent struct {
 	AfterCycle int           `yaml:"after_cycle"`
 	Comment    *CommentEvent `yaml:"comment"`
+	Review     *ReviewEvent  `yaml:"review"`
 	Push       *PushEvent    `yaml:"push"`
 	Fault      *FaultEvent   `yaml:"fault"`
 	// Kill is "after-push": the runner ends the next cycle right after its
@@ -160,12 +218,31 @@ type ScriptedEvent struct {
 
 // CommentEvent is a PR conversation comment by someone. The body may name
 // a finding as {finding:<id>}, replaced by the loop's finding id of the
-// newest thread posted for it.
+// newest thread posted for it, or as {comment:<id>}, replaced by that
+// thread's comment id (the id the status comment lists under "findings").
 type CommentEvent struct {
 	Author      string `yaml:"author"`
 	Association string `yaml:"association"`
 	Bot         bool   `yaml:"bot"`
 	Body        string `yaml:"body"`
+	// Count posts the comment this many times (default once), numbering
+	// each body "(i/N)", to make a busy PR (SC3). Repeated comments raise
+	// no webhook events: a comment without a command never starts a cycle
+	// (internal/event ignores it), so the runner plays no no-op cycles.
+	Count int `yaml:"count"`
+}
+
+// ReviewEvent is a pull request review with one inline comment, by an
+// account that is not a simulated engine: author "user:Copilot" is a user
+// account whose login is Copilot (ghfake.UserPrefix), the IN7 trap of a
+// user posting as if it were an engine.
+type ReviewEvent struct {
+	Author string `yaml:"author"`
+	Body   string `yaml:"body"`
+	Path   string `yaml:"path"`
+	Line   int    `yaml:"line"`
+	// Comment is the inline comment's body (a ```suggestion block, say).
+	Comment string `yaml:"comment"`
 }
 
 // PushEvent is an outside push to the PR's head branch.
@@ -199,6 +276,35 @@ type Expect struct {
 	MinTriggers    map[string]int `yaml:"min_triggers"`
 	ReportContains []string       `yaml:"report_contains"`
 	ReportExcludes []string       `yaml:"report_excludes"`
+	// CommentsContain are texts some PR conversation comment by the
+	// action, other than its status comment, must contain (command
+	// replies).
+	CommentsContain []string `yaml:"comments_contain"`
+	// Reactions are the reactions the action left on maintainers'
+	// command comments, in order (eyes, +1, confused).
+	Reactions []string `yaml:"reactions"`
+	// MaxWrites caps the action's write requests over the whole run.
+	MaxWrites *int `yaml:"max_writes"`
+	// Cycles is the exact number of cycles the run takes.
+	Cycles *int `yaml:"cycles"`
+	// NoErrors: no cycle ended in an error (the binary would exit 0).
+	NoErrors bool `yaml:"no_errors"`
+	// Annotations are texts the job log's workflow commands (::warning::,
+	// ::notice::, ::error::) must contain, over all cycles.
+	Annotations []string `yaml:"annotations"`
+	// Outputs are the action outputs the last cycle set, by name; "*"
+	// means set to anything but empty (H9).
+	Outputs map[string]string `yaml:"outputs"`
+	// Summary are texts the last cycle's job summary must contain.
+	Summary []string `yaml:"summary"`
+	// QuietDuringQuota lists engines that must not be triggered between a
+	// quota notice they posted and the end of the wait it states (1h when
+	// none), T8.
+	QuietDuringQuota []string `yaml:"quiet_during_quota"`
+	// ActionComments counts the PR conversation comments the action
+	// posted whose body contains each key (e.g. the reply listing fixed
+	// body-only findings, posted once).
+	ActionComments map[string]int `yaml:"action_comments"`
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
@@ -206,6 +312,13 @@ type Expect struct {
 	// (a fault it injects, say): each must match an error, and a cycle
 	// error matching none of them fails the scenario.
 	CycleErrors []string `yaml:"cycle_errors"`
+	// StatusComments is how many comments by review-loop's identity carry
+	// the state marker at the end (1: the loop never started a second one).
+	StatusComments *int `yaml:"status_comments"`
+	// ErrorSignalIDs are engines whose last error signal (a check run, say)
+	// must be recorded with an id in the final state (T4 counts errors by
+	// signal).
+	ErrorSignalIDs []string `yaml:"error_signal_ids"`
 }
 
 // Duration is a time.Duration written as "90s" or "3m" in YAML.
@@ -233,17 +346,28 @@ const (
 	CodeRabbit = "coderabbit"
 )
 
+// Where a CodeRabbit finding is posted (Finding.Where).
+const (
+	WhereThread      = "thread"
+	WhereOutsideDiff = "body-outside-diff"
+	WhereNitpick     = "body-nitpick"
+	WhereDuplicate   = "body-duplicate"
+)
+
 // KnownEngines lists the engines the simulator has bots for.
 var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
 var (
 	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING"}
-	knownEnds     = []string{"clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
-	knownSev      = []string{"", "critical", "high", "medium", "low"}
-	knownTraps    = []string{"", "silent", "noop", "skip"}
-	knownAssoc    = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
-	ruleIDRE      = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
-	nameRE        = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// knownEnds are H5's end reasons; "" expects a loop that never
+	// handed back (a dry run writes no state).
+	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownSev   = []string{"", "critical", "high", "medium", "low"}
+	knownTraps = []string{"", "silent", "noop", "skip"}
+	knownWhere = []string{"", WhereThread, WhereOutsideDiff, WhereNitpick, WhereDuplicate}
+	knownAssoc = []string{"", "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"}
+	ruleIDRE   = regexp.MustCompile(`^[A-Z]+[0-9]+$`)
+	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
 // LoadScenario reads and validates one scenario file. Unknown keys are
@@ -365,6 +489,11 @@ func (sc Scenario) Validate() error {
 			bad("repository.collaborators.%s: association %q is not one of %v", l, a, knownAssoc[1:])
 		}
 	}
+	for l, p := range sc.Repository.Permissions {
+		if !slices.Contains(ghfake.Roles, p) {
+			bad("repository.permissions.%s: role %q is not one of %v", l, p, ghfake.Roles)
+		}
+	}
 	if len(sc.Engines) == 0 {
 		bad("engines: script at least one engine")
 	}
@@ -397,13 +526,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, push, fault, kill", where)
+			bad("%s: set exactly one of comment, review, push, fault, kill", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -416,10 +545,17 @@ func (sc Scenario) Validate() error {
 			if !slices.Contains(knownAssoc, ev.Comment.Association) {
 				bad("%s.comment.association: %q is not one of %v", where, ev.Comment.Association, knownAssoc[1:])
 			}
-			for _, m := range findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1) {
+			for _, m := range append(findingRefRE.FindAllStringSubmatch(ev.Comment.Body, -1), commentRefRE.FindAllStringSubmatch(ev.Comment.Body, -1)...) {
 				if _, ok := seen[m[1]]; !ok {
 					bad("%s.comment.body: {finding:%s} names no scripted finding", where, m[1])
 				}
+			}
+			if ev.Comment.Count < 0 || ev.Comment.Count > 1000 {
+				bad("%s.comment.count: %d, want 0 to 1000", where, ev.Comment.Count)
+			}
+		case ev.Review != nil:
+			if ev.Review.Author == "" || ev.Review.Path == "" || ev.Review.Line <= 0 || strings.TrimSpace(ev.Review.Comment) == "" {
+				bad("%s.review: author, path, line and comment are required", where)
 			}
 		case ev.Push != nil:
 			if len(ev.Push.Files) == 0 {
@@ -450,6 +586,11 @@ func (sc Scenario) Validate() error {
 			bad("expect.verdicts.%s: %q is not one of %s", eng, x.Verdicts[eng], strings.Join(knownVerdicts, ", "))
 		}
 	}
+	for _, eng := range x.QuietDuringQuota {
+		if _, ok := sc.Engines[eng]; !ok {
+			bad("expect.quiet_during_quota: %s: engine not scripted", eng)
+		}
+	}
 	for _, m := range []map[string]int{x.MaxTriggersPerSHA, x.MinTriggers} {
 		for _, eng := range sortedKeys(m) {
 			if _, ok := sc.Engines[eng]; !ok {
@@ -459,6 +600,9 @@ func (sc Scenario) Validate() error {
 	}
 	if x.Commits != nil && *x.Commits < 0 || x.ResolvedThreads != nil && *x.ResolvedThreads < 0 {
 		bad("expect: counts must not be negative")
+	}
+	if sc.FirstWake != "" && sc.FirstWake != "dispatch" && sc.FirstWake != "none" {
+		bad("first_wake: %q, want dispatch or none", sc.FirstWake)
 	}
 	if sc.MaxSteps < 1 {
 		bad("max_steps: must be positive")
@@ -481,17 +625,32 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.LowConfidence != 0 && engine != Copilot {
 		bad(".low_confidence: only copilot suppresses findings")
 	}
+	if r.Quota && engine == Claude {
+		bad(".quota: claude posts no quota notice")
+	}
+	if r.Wait != 0 && (engine != CodeRabbit || !r.Quota) {
+		bad(".wait: only a coderabbit quota round states a wait")
+	}
+	if r.Wait < 0 {
+		bad(".wait: must not be negative")
+	}
+	if r.Unsupported && engine != Gemini {
+		bad(".unsupported: only gemini posts the unsupported-files note")
+	}
+	if r.Skipped && engine != CodeRabbit {
+		bad(".skipped: only coderabbit posts \"Review skipped\"")
+	}
 	modes := 0
-	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore} {
+	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		bad(": clean, error, hang, trap and ignore exclude each other")
+		bad(": clean, error, hang, trap, ignore, quota, skipped and unsupported exclude each other")
 	}
 	if modes > 0 && len(r.Findings) > 0 {
-		bad(": findings with clean, error, hang, trap or ignore")
+		bad(": findings with clean, error, hang, trap, ignore, quota, skipped or unsupported")
 	}
 	for i, f := range r.Findings {
 		fw := fmt.Sprintf(".findings[%d]", i)
@@ -522,6 +681,11 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 		} else if !slices.ContainsFunc(texts[f.Path], func(s string) bool { return strings.Contains(s, f.Bad) }) {
 			bad("%s.bad: %q is in no version of %s the scenario writes", fw, f.Bad, f.Path)
 		}
+		if !slices.Contains(knownWhere, f.Where) {
+			bad("%s.where: %q is not one of %s", fw, f.Where, strings.Join(knownWhere[1:], ", "))
+		} else if f.Where != "" && engine != CodeRabbit {
+			bad("%s.where: only coderabbit posts findings in its review body", fw)
+		}
 		for _, l := range f.Locations {
 			if !strings.Contains(l, "#L") {
 				bad("%s.locations: %q, want path#La-Lb", fw, l)
@@ -531,7 +695,10 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	return errs
 }
 
-var findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+var (
+	findingRefRE = regexp.MustCompile(`\{finding:([a-z0-9][a-z0-9-]*)\}`)
+	commentRefRE = regexp.MustCompile(`\{comment:([a-z0-9][a-z0-9-]*)\}`)
+)
 
 // allFiles is every path the scenario writes.
 func (sc Scenario) allFiles() map[string]bool {

@@ -356,19 +356,49 @@ func TestClaudeReviewsOnCommentThenPostsTheCleanSummary(t *testing.T) {
 		t.Fatalf("view %s %s %q findings %+v", v.Signal, v.Material, v.MaterialNote, v.Findings)
 	}
 
-	if _, err := user.CreateIssueComment(context.Background(), w.Owner, w.Repo, w.Number, "@claude review"); err != nil {
+	// A comment-triggered workflow runs from the default branch: its job's
+	// check run and workflow run hang off the default branch's head, and
+	// the PR head keeps only the first, push-triggered run.
+	if _, err := user.CreateIssueComment(context.Background(), w.Owner, w.Repo, w.Number, "@claude review once"); err != nil {
 		t.Fatal(err)
 	}
 	w.ReactToRequests()
-	if got := checkStatus(w, ClaudeJob); got != "QUEUED/" {
-		t.Fatalf("job after @claude review %s", got)
+	if got := checkStatus(w, ClaudeJob); got != "COMPLETED/SUCCESS" {
+		t.Fatalf("job on the PR head after @claude review once %s, want the first run only", got)
+	}
+	mainSHA := w.Fake.BranchSHA(w.Owner, w.Repo, "")
+	runs := w.Fake.WorkflowRuns(w.Owner, w.Repo)
+	if n := len(runs); n != 2 || runs[1].Event != "issue_comment" || runs[1].HeadSHA != mainSHA || runs[1].Status != "queued" ||
+		len(runs[1].PRs) != 0 || runs[1].Actor != TriggerLogin || runs[0].Event != "pull_request" || runs[0].PRs[0] != w.Number {
+		t.Fatalf("workflow runs %+v, want the pull_request run and a queued issue_comment run on %s", runs, short(mainSHA))
 	}
 	w.Advance(2 * time.Minute)
+	evs = w.Drain()
+	last := evs[len(evs)-1]
+	wake, err = event.Parse(last.Name, last.Payload, event.Config{WatchedWorkflows: []string{ClaudeWorkflowName}})
+	if err != nil || wake.Event != "workflow_run" || wake.HeadSHA != mainSHA || len(wake.PRs) != 0 || !wake.NeedsLookup() {
+		t.Fatalf("workflow_run wake %+v %v, want one on %s naming no PR", wake, err, short(mainSHA))
+	}
 	obs := observe(t, w, gh)
-	v = c.Observe(obs, claudeEnv(w))
-	last := obs.IssueComments[len(obs.IssueComments)-1]
-	if v.Material != loop.MaterialOK || !claude.ParseComment(last.Body).CleanPhrase {
-		t.Fatalf("material %s, last comment %q", v.Material, last.Body)
+	env := claudeEnv(w)
+	for _, ic := range obs.IssueComments {
+		if ic.Body == "@claude review once" {
+			env.Triggers = map[string]engines.Trigger{claude.Name: {SHA: obs.HeadSHA, At: w.Now(), CommentID: ic.DatabaseID}}
+		}
+	}
+	qs := c.WorkflowRunQueries(obs, env)
+	if len(qs) != 1 || qs[0].File != ClaudeWorkflowPath || qs[0].Event != "issue_comment" {
+		t.Fatalf("queries %+v", qs)
+	}
+	list, err := gh.ListWorkflowRuns(context.Background(), w.Owner, w.Repo, qs[0].File, qs[0].Event, qs[0].Since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs.WorkflowRuns = list
+	v = c.Observe(obs, env)
+	lastComment := obs.IssueComments[len(obs.IssueComments)-1]
+	if v.Signal != loop.SignalDone || v.Material != loop.MaterialOK || !claude.ParseComment(lastComment.Body).CleanPhrase {
+		t.Fatalf("signal %s material %s (%s), last comment %q", v.Signal, v.Material, v.MaterialNote, lastComment.Body)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -63,9 +64,21 @@ type World struct {
 	said      []said
 	posted    map[string]postedRef // scripted finding id → newest thread root
 	byComment map[int64]Finding    // every posted root comment → its finding
+	// byBody holds findings posted only in a review body (CodeRabbit's
+	// outside-diff, nitpick and duplicate sections), by path and title:
+	// they have no comment id.
+	byBody    map[string]Finding
+	triggerAt map[string][]time.Time // engine → when each trigger was counted
+	quotas    map[string][]quotaWindow
 	applied   map[int]bool
 	kill      bool
 	outside   int // commits the scenario itself pushed (the PR's first included)
+}
+
+// quotaWindow is a quota notice an engine posted and the wait it stated.
+type quotaWindow struct {
+	at   time.Time
+	wait time.Duration
 }
 
 type postedRef struct {
@@ -101,7 +114,7 @@ type stimulus struct {
 // virtual clock and sets the scenario up on it. Close stops the fake.
 func NewWorld(sc Scenario) (*World, error) {
 	clock := NewClock(sc.Start)
-	fake := ghfake.New(ghfake.Options{Now: clock.Now})
+	fake := ghfake.New(ghfake.Options{Now: clock.Now, FirstID: sc.IDsFrom})
 	w, err := sc.SetupWithClock(fake, clock)
 	if err != nil {
 		fake.Close()
@@ -130,7 +143,8 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	r := sc.Repository
 	w := &World{Scenario: sc, Fake: fake, Owner: r.Owner, Repo: r.Name, Expect: sc.Expect, clock: clock,
 		botLogins: map[string]bool{ActionsLogin: true}, triggers: map[string]map[string]int{},
-		posted: map[string]postedRef{}, byComment: map[int64]Finding{}, applied: map[int]bool{}}
+		posted: map[string]postedRef{}, byComment: map[int64]Finding{}, applied: map[int]bool{},
+		byBody: map[string]Finding{}, triggerAt: map[string][]time.Time{}, quotas: map[string][]quotaWindow{}}
 	if err := fake.AddRepo(r.Owner, r.Name, r.DefaultBranch); err != nil {
 		return nil, err
 	}
@@ -146,6 +160,27 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	for _, login := range sortedKeys(r.Collaborators) {
 		fake.AddUser(login, 0, false)
+		role := "read"
+		switch r.Collaborators[login] {
+		case "OWNER":
+			role = "admin"
+		case "MEMBER", "COLLABORATOR":
+			role = "write"
+		}
+		if p, ok := r.Permissions[login]; ok {
+			role = p
+		}
+		if err := fake.SetPermission(r.Owner, r.Name, login, role); err != nil {
+			return nil, err
+		}
+	}
+	for _, login := range sortedKeys(r.Permissions) {
+		if _, ok := r.Collaborators[login]; !ok {
+			fake.AddUser(login, 0, false)
+			if err := fake.SetPermission(r.Owner, r.Name, login, r.Permissions[login]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	fake.AddUser(BugbotLogin, BugbotID, true)
 	fake.AddUser(CopilotReviewerLogin, CopilotID, true)
@@ -190,6 +225,11 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	w.Number = n
 	w.outside = 1
+	if sc.PR.Protected {
+		if err := fake.SetProtected(r.Owner, r.Name, sc.PR.Branch, true); err != nil {
+			return nil, err
+		}
+	}
 	snap := fake.PR(r.Owner, r.Name, n)
 	w.head, w.draft = snap.HeadSHA, snap.Draft
 
@@ -359,6 +399,29 @@ func (w *World) refreshHead() {
 	}
 }
 
+// defaultBranch is the repository's default branch.
+func (w *World) defaultBranch() string {
+	if b := w.Scenario.Repository.DefaultBranch; b != "" {
+		return b
+	}
+	return "main"
+}
+
+// lastTriggerAuthor is the author of the newest comment that is engine's
+// trigger: the actor of the workflow run it starts.
+func (w *World) lastTriggerAuthor(engine string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.said) - 1; i >= 0; i-- {
+		for _, b := range w.bots {
+			if b.name == engine && b.isTrigger(w.said[i].body) {
+				return w.said[i].author
+			}
+		}
+	}
+	return ""
+}
+
 // countTrigger needs w.mu held.
 func (w *World) countTrigger(engine string) {
 	m := w.triggers[engine]
@@ -367,6 +430,7 @@ func (w *World) countTrigger(engine string) {
 		w.triggers[engine] = m
 	}
 	m[w.head]++
+	w.triggerAt[engine] = append(w.triggerAt[engine], w.clock.Now())
 }
 
 // Triggers returns, per engine, how many times it was asked to review each
@@ -401,8 +465,12 @@ func (w *World) ApplyEvents(cycle int) error {
 		}
 		var err error
 		switch {
+		case ev.Comment != nil && ev.Comment.Count > 1:
+			err = w.comments(*ev.Comment)
 		case ev.Comment != nil:
 			err = w.comment(*ev.Comment)
+		case ev.Review != nil:
+			err = w.userReview(*ev.Review)
 		case ev.Push != nil:
 			err = w.outsidePush(*ev.Push)
 		case ev.Fault != nil:
@@ -458,6 +526,15 @@ func (w *World) comment(c CommentEvent) error {
 		}
 		return m
 	})
+	body = commentRefRE.ReplaceAllStringFunc(body, func(m string) string {
+		id := commentRefRE.FindStringSubmatch(m)[1]
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if p, ok := w.posted[id]; ok {
+			return strconv.FormatInt(p.commentID, 10)
+		}
+		return m
+	})
 	assoc := c.Association
 	if assoc == "" {
 		assoc = w.Scenario.Repository.Collaborators[c.Author]
@@ -473,6 +550,45 @@ func (w *World) comment(c CommentEvent) error {
 	}
 	// AddIssueComment fires no hook: deliver what GitHub would.
 	w.onIssueComment(ghfake.IssueCommentEvent{Owner: w.Owner, Repo: w.Repo, Number: w.Number, Comment: w.issueComment(cm)})
+	return nil
+}
+
+// comments posts c.Count numbered copies of c, raising no events (see
+// CommentEvent.Count).
+func (w *World) comments(c CommentEvent) error {
+	assoc := c.Association
+	if assoc == "" {
+		assoc = w.Scenario.Repository.Collaborators[c.Author]
+	}
+	for i := 1; i <= c.Count; i++ {
+		body := fmt.Sprintf("%s (%d/%d)", c.Body, i, c.Count)
+		if _, err := w.Fake.AddIssueComment(w.Owner, w.Repo, w.Number, c.Author, assoc, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// userReview posts a review with one inline comment on the head, by an
+// account that is not a simulated engine, and delivers the review event.
+func (w *World) userReview(r ReviewEvent) error {
+	sha := w.Fake.HeadSHA(w.Owner, w.Repo, w.Number)
+	rid, err := w.Fake.AddReview(w.Owner, w.Repo, w.Number, ghfake.ReviewOptions{Author: r.Author, Body: r.Body, CommitSHA: sha})
+	if err != nil {
+		return err
+	}
+	if _, _, err := w.Fake.AddReviewComment(w.Owner, w.Repo, w.Number, ghfake.CommentOptions{Author: r.Author, Body: r.Comment,
+		Path: r.Path, Line: r.Line, ReviewID: rid, CommitSHA: sha}); err != nil {
+		return err
+	}
+	bot := w.isBot(r.Author, false)
+	w.emit("pull_request_review", mustJSON(map[string]any{
+		"action":       "submitted",
+		"review":       map[string]any{"id": rid, "user": w.user(r.Author, bot), "commit_id": sha, "state": "commented", "author_association": "NONE"},
+		"pull_request": w.prRef(sha),
+		"repository":   w.repository(),
+		"sender":       w.user(r.Author, bot),
+	}))
 	return nil
 }
 

@@ -27,14 +27,17 @@ type Outcome string
 
 // Outcomes of the triage table.
 const (
-	OutcomePending         Outcome = "pending"
-	OutcomeFixed           Outcome = "fixed"
-	OutcomeReverted        Outcome = "reverted"
-	OutcomeEscalated       Outcome = "escalated"
-	OutcomeSkipped         Outcome = "skipped"
-	OutcomeOutdated        Outcome = "outdated"
-	OutcomeDisagreed       Outcome = "disagreed"
-	OutcomeApprovedPending Outcome = "approved-pending"
+	OutcomePending   Outcome = "pending"
+	OutcomeFixed     Outcome = "fixed"
+	OutcomeReverted  Outcome = "reverted"
+	OutcomeEscalated Outcome = "escalated"
+	OutcomeSkipped   Outcome = "skipped"
+	OutcomeOutdated  Outcome = "outdated"
+	OutcomeDisagreed Outcome = "disagreed"
+	// OutcomeApprovedPending is a Tier 2 row awaiting a maintainer's
+	// approval; it is the loop's awaiting-approval outcome, so the next
+	// cycle re-queues the row once it is approved (TR2, E1).
+	OutcomeApprovedPending Outcome = loop.OutcomeAwaitingApproval
 )
 
 // CopilotVerdict is the Copilot-only classification of a comment (TR6).

@@ -1,0 +1,266 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/prepared"
+	"github.com/review-loop/review-loop/internal/triage"
+)
+
+// The modes of a cycle (input mode). Hardened mode (rule TB1) splits one
+// cycle into two jobs: prepare holds a read token and no secret and runs
+// the repository's commands and the fixer; publish holds the write tokens,
+// runs no repository code, and publishes what prepare handed over.
+const (
+	ModeSingle  = "single"
+	ModePrepare = "prepare"
+	ModePublish = "publish"
+)
+
+// errPreparedStale means the PR or the loop moved between the prepare and
+// the publish job: publish acts on nothing it did not prepare for, and the
+// next run redoes the cycle.
+var errPreparedStale = errors.New("the prepared cycle no longer matches the PR")
+
+// preparedDir is where a PR's artifact lives inside the artifact directory.
+func (r *runner) preparedDir(number int) string {
+	return filepath.Join(r.cfg.ArtifactDir, fmt.Sprintf("pr-%d", number))
+}
+
+// loadPrepared reads and checks the prepare job's artifact for this PR;
+// found is false when the prepare job wrote none for it.
+func (c *prCycle) loadPrepared() (found bool, err error) {
+	dir := c.preparedDir(c.number)
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	d, patch, err := prepared.Read(dir)
+	if err != nil {
+		return false, fmt.Errorf("refusing the prepared artifact for PR #%d: %w", c.number, err)
+	}
+	if d.PR != c.number || d.Repo != c.owner+"/"+c.repo {
+		return false, fmt.Errorf("refusing the prepared artifact in %s: it is for %s#%d, not %s/%s#%d", dir, d.Repo, d.PR, c.owner, c.repo, c.number)
+	}
+	c.prepared, c.patch = &d, patch
+	return true, nil
+}
+
+// checkPrepared compares the publish job's own decision with the prepare
+// job's: same head, same action.
+func (c *prCycle) checkPrepared() error {
+	p := c.prepared
+	if p.HeadSHA != c.obs.HeadSHA {
+		return fmt.Errorf("%w: prepared for head %s, the PR head is %s", errPreparedStale, shortSHA(p.HeadSHA), shortSHA(c.obs.HeadSHA))
+	}
+	if loop.Action(p.Action) != c.plan.Action {
+		return fmt.Errorf("%w: prepared a %s, this run decides %s", errPreparedStale, p.Action, c.plan.Action)
+	}
+	return nil
+}
+
+// fixTodo triages the plan's findings: the table, the findings by id, the
+// ones to fix and the approvals' directions.
+func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Finding, []loop.Finding, map[string]string) {
+	approvals := map[string]string{}
+	for _, a := range c.st.Approvals {
+		approvals[a.FindingID] = a.Direction
+	}
+	skips := map[string]bool{}
+	for _, s := range c.st.Skips {
+		skips[s] = true
+	}
+	table := triage.Classify(c.plan.Triage, triage.Inputs{
+		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
+		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(ctx),
+	})
+	byID := map[string]loop.Finding{}
+	for _, f := range c.plan.Triage {
+		byID[f.ID] = f
+	}
+	var todo []loop.Finding
+	for _, id := range table.Fixable() {
+		todo = append(todo, byID[id])
+	}
+	return table, byID, todo, approvals
+}
+
+// fixes runs the fix pipeline, or in the publish job applies the patch
+// the prepare job made for exactly these findings.
+func (c *prCycle) fixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
+	if c.cfg.Mode == ModePublish {
+		return c.applyPrepared(ctx, todo)
+	}
+	return c.runFixes(ctx, todo, directions)
+}
+
+// prepare is the prepare job's end of a cycle: it runs the fix pipeline
+// when the plan is a fix, and writes the decisions and the patch for the
+// publish job. Nothing is written to GitHub.
+func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResult) error {
+	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges}
+	var patch []byte
+	if c.plan.Action == loop.ActionFix {
+		_, _, todo, approvals := c.fixTodo(ctx)
+		f := &prepared.Fix{}
+		if len(todo) > 0 && !c.obs.IsFork {
+			cyc, err := c.runFixes(ctx, todo, approvals)
+			f.Results, f.Changed, f.Commit = cyc.Results, cyc.Changed, cyc.Commit
+			if err != nil {
+				f.Err, f.Commit, f.Changed = err.Error(), false, nil
+			}
+			if f.Commit {
+				if patch, err = c.diff(ctx, f.Changed); err != nil {
+					return err
+				}
+			}
+		}
+		d.Fix = f
+	}
+	dir := c.preparedDir(c.number)
+	if err := prepared.Write(dir, d, patch); err != nil {
+		return err
+	}
+	c.gha.Noticef("review-loop: PR #%d: prepared a %s (%d patch bytes) in %s for the publish job", c.number, c.plan.Action, len(patch), dir)
+	c.finish()
+	return nil
+}
+
+// diff returns the checkout's changes to files as a plain git patch: no
+// renames, no external diff or textconv, the standard a/ b/ prefixes
+// whatever the repository's configuration says.
+func (c *prCycle) diff(ctx context.Context, files []string) ([]byte, error) {
+	g := c.gitRunner()
+	if _, err := g.Run(ctx, append([]string{"add", "--"}, files...)...); err != nil {
+		return nil, fmt.Errorf("staging the prepared changes: %w", err)
+	}
+	out, err := g.Run(ctx, append([]string{"diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
+		"--src-prefix=a/", "--dst-prefix=b/", "HEAD", "--"}, files...)...)
+	if err != nil {
+		return nil, fmt.Errorf("diffing the prepared changes: %w", err)
+	}
+	return []byte(out), nil
+}
+
+// applyPrepared is the publish job's fix: it checks that the prepare job
+// fixed exactly these findings, puts the checkout on the PR head, and
+// applies the validated patch there, never through a symlink.
+func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.CycleResult, error) {
+	p := c.prepared.Fix
+	if p == nil {
+		return fix.CycleResult{}, fmt.Errorf("%w: no fix was prepared", errPreparedStale)
+	}
+	var want, got []string
+	for _, f := range todo {
+		want = append(want, f.ID)
+	}
+	for _, r := range p.Results {
+		got = append(got, r.ID)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		return fix.CycleResult{}, fmt.Errorf("%w: prepared fixes for %v, this run fixes %v", errPreparedStale, got, want)
+	}
+	res := fix.CycleResult{Results: p.Results, Changed: p.Changed, Commit: p.Commit}
+	if p.Err != "" {
+		return fix.CycleResult{Results: p.Results}, fmt.Errorf("prepare job: %s", p.Err)
+	}
+	if !p.Commit {
+		return res, nil
+	}
+	g := c.gitRunner()
+	if err := c.checkoutHead(ctx, g); err != nil {
+		return fix.CycleResult{}, err
+	}
+	if err := prepared.CheckTree(c.cfg.Workspace, p.Changed); err != nil {
+		return fix.CycleResult{}, fmt.Errorf("refusing the prepared patch: %w", err)
+	}
+	f, err := os.CreateTemp("", "review-loop-*.patch")
+	if err != nil {
+		return fix.CycleResult{}, fmt.Errorf("writing the prepared patch: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, werr := f.Write(c.patch)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		return fix.CycleResult{}, fmt.Errorf("writing the prepared patch: %w", errors.Join(werr, cerr))
+	}
+	if _, err := g.Run(ctx, "apply", "--whitespace=nowarn", f.Name()); err != nil {
+		return fix.CycleResult{}, fmt.Errorf("applying the prepared patch: %w", err)
+	}
+	changed, err := g.ChangedFiles(ctx)
+	if err != nil {
+		return fix.CycleResult{}, err
+	}
+	for _, ch := range changed {
+		if !slices.Contains(p.Changed, ch) {
+			_ = g.RestoreAll(ctx)
+			return fix.CycleResult{}, fmt.Errorf("refusing the prepared patch: it changed %s, which it does not claim", ch)
+		}
+	}
+	if err := prepared.CheckTree(c.cfg.Workspace, p.Changed); err != nil {
+		_ = g.RestoreAll(ctx)
+		return fix.CycleResult{}, fmt.Errorf("refusing the prepared patch: %w", err)
+	}
+	return res, nil
+}
+
+// start runs the cycle in its mode: the prepare job writes nothing to
+// GitHub; the publish job needs the prepare job's artifact for the PR.
+func (c *prCycle) start(ctx context.Context) error {
+	switch c.cfg.Mode {
+	case ModePrepare:
+		c.readOnly = true
+	case ModePublish:
+		found, err := c.loadPrepared()
+		if err != nil {
+			return err
+		}
+		if !found {
+			c.res.Skipped = "the prepare job prepared no cycle for this PR"
+			c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
+			return nil
+		}
+	}
+	return c.run(ctx)
+}
+
+// runPublishCommand is `review-loop publish DIR`: hardened mode's second
+// job, a cycle that publishes what `review-loop cycle --prepare DIR` left.
+func runPublishCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return &usageError{msg: "usage: review-loop publish DIR (the directory `review-loop cycle --prepare DIR` wrote)"}
+	}
+	dir := args[0]
+	getenv := func(k string) string {
+		switch k {
+		case "INPUT_MODE":
+			return ModePublish
+		case "INPUT_ARTIFACT-DIR":
+			return dir
+		}
+		return env.Getenv(k)
+	}
+	return runCycleCommand(ctx, nil, Env{Getenv: getenv, Stdout: env.Stdout, Stderr: env.Stderr, Version: env.Version, Demo: env.Demo}, logger)
+}
+
+// markPrepared creates the artifact directory with a note of the run, so
+// that a run that prepares no PR still leaves an artifact to hand over.
+func markPrepared(cfg Config) error {
+	if err := os.MkdirAll(cfg.ArtifactDir, 0o755); err != nil {
+		return fmt.Errorf("creating the artifact directory: %w", err)
+	}
+	note := fmt.Sprintf("prepared by review-loop for %s, run %d\n", cfg.Repository, cfg.RunID)
+	if err := os.WriteFile(filepath.Join(cfg.ArtifactDir, "prepared.txt"), []byte(note), 0o644); err != nil {
+		return fmt.Errorf("writing the artifact directory: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package action
+
+import (
+	"context"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// acknowledge marks a command carried out with 👍 (the 👀 came first).
+func (c *prCycle) acknowledge(ctx context.Context) { c.react(ctx, "+1") }
+
+// refuse answers a command that was not carried out: 😕 on the comment
+// and a one-line reply on the PR saying why, so the maintainer does not
+// have to read the job log. Failures only log.
+func (c *prCycle) refuse(ctx context.Context, why string) {
+	c.react(ctx, "confused")
+	if c.cfg.DryRun || c.readOnly {
+		return
+	}
+	line := strings.Join(strings.Fields(why), " ")
+	if c.wake.Actor != "" {
+		line = "@" + c.wake.Actor + " " + line
+	}
+	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line); err != nil {
+		c.Log.Warn("replying to a refused command", "comment", c.wake.CommentID, "err", err)
+	}
+}
+
+// finishUnchanged ends a cycle that changed nothing (a refused command):
+// the outputs and the job summary still report the loop as it stands (H9).
+func (c *prCycle) finishUnchanged() {
+	c.selectEnginesQuiet()
+	c.observeEngines()
+	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.res.Plan = c.plan
+	c.finish()
+}
+
+// knownFindings are the active findings the selected engines show on the
+// head: what an approval may name besides the triage table (TR2).
+func (c *prCycle) knownFindings() []loop.Finding {
+	c.selectEnginesQuiet()
+	c.observeEngines()
+	var out []loop.Finding
+	for _, v := range c.views {
+		out = append(out, loop.ActiveFindings(v, c.obs.HeadSHA)...)
+	}
+	return out
+}
+
+// askedToStart reports whether this wake asks for a loop (start-on:
+// command): a workflow_dispatch, the review-loop label, or a command that
+// starts one (start, reset).
+func (c *prCycle) askedToStart() bool {
+	switch c.wake.Kind {
+	case event.KindDispatch, event.KindStartLabel:
+		return true
+	case event.KindCommand:
+		k := c.wake.Command
+		return k != nil && (k.Kind == event.CommandStart || k.Kind == event.CommandReset)
+	}
+	return false
+}

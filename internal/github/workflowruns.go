@@ -1,0 +1,63 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"time"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// WorkflowRun is one GitHub Actions workflow run. Status and Conclusion
+// are in REST spelling (queued, in_progress, completed; success, failure,
+// skipped, ...).
+type WorkflowRun struct {
+	ID           int64
+	Name         string
+	Path         string // the workflow file read (go-github v62 has no run path)
+	Event        string // pull_request, issue_comment, ...
+	Status       string
+	Conclusion   string // "" while running
+	HeadSHA      string // for issue_comment runs: the default branch's head
+	HeadBranch   string
+	Actor        string // REST login of the user whose action started the run
+	PRs          []int  // pull_requests; empty for runs on the default branch
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	RunStartedAt time.Time
+}
+
+// workflowRunsPage is how many runs one read asks for: the runs created
+// since one trigger comment, usually one or two (every comment on the
+// repository starts a run of an issue_comment workflow, most skipped).
+const workflowRunsPage = 30
+
+// ListWorkflowRuns reads the runs of one workflow file started by event
+// and created at or after since, newest first (one page: the newest
+// workflowRunsPage runs). file is the workflow's file name or path
+// (".github/workflows/claude.yml"); the request names its base name.
+//
+// https://docs.github.com/en/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
+func (c *Client) ListWorkflowRuns(ctx context.Context, owner, repo, file, event string, since time.Time) ([]WorkflowRun, error) {
+	name := path.Base(file)
+	opts := &gh.ListWorkflowRunsOptions{Event: event, ListOptions: gh.ListOptions{PerPage: workflowRunsPage}}
+	if !since.IsZero() {
+		opts.Created = ">=" + since.UTC().Format(time.RFC3339)
+	}
+	runs, resp, err := c.rest.Actions.ListWorkflowRunsByFileName(ctx, owner, repo, name, opts)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s runs of %s in %s/%s: %w", event, name, owner, repo, restErr("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", resp, err))
+	}
+	out := make([]WorkflowRun, 0, len(runs.WorkflowRuns))
+	for _, r := range runs.WorkflowRuns {
+		wr := WorkflowRun{ID: r.GetID(), Name: r.GetName(), Path: file, Event: r.GetEvent(), Status: r.GetStatus(),
+			Conclusion: r.GetConclusion(), HeadSHA: r.GetHeadSHA(), HeadBranch: r.GetHeadBranch(), Actor: r.GetActor().GetLogin(),
+			CreatedAt: r.GetCreatedAt().Time, UpdatedAt: r.GetUpdatedAt().Time, RunStartedAt: r.GetRunStartedAt().Time}
+		for _, p := range r.PullRequests {
+			wr.PRs = append(wr.PRs, p.GetNumber())
+		}
+		out = append(out, wr)
+	}
+	return out, nil
+}

@@ -1,0 +1,61 @@
+package report
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// freshness is the line that says which run wrote the comment, when, and
+// how long each pending engine has been waited for; empty when the input
+// carries none of them (renders without a clock stay as they were).
+func freshness(in Input, s Summary) string {
+	var parts []string
+	if in.RunURL != "" {
+		parts = append(parts, fmt.Sprintf("[run %s](%s)", path.Base(in.RunURL), in.RunURL))
+	}
+	if !in.Now.IsZero() {
+		parts = append(parts, "updated "+in.Now.UTC().Format("2006-01-02 15:04 UTC"))
+		for _, e := range s.Engines {
+			if e.Verdict != "" || (e.State != loop.Triggered && e.State != loop.Running) {
+				continue
+			}
+			since := in.State.EngineStates[e.Name].WaitSince
+			if since.IsZero() || since.After(in.Now) {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s waiting %s", e.Name, waited(in.Now.Sub(since))))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " · ") + "\n"
+}
+
+// waited is a wait in whole minutes, or hours and minutes past an hour.
+func waited(d time.Duration) string {
+	m := int(d / time.Minute)
+	if m < 60 {
+		return fmt.Sprintf("%d min", m)
+	}
+	return fmt.Sprintf("%d h %d min", m/60, m%60)
+}
+
+// ruleIDRe matches a rule id of docs/rules.md (W1, ST5, TR2…) as a word.
+var ruleIDRe = regexp.MustCompile(`\b(IN|SC|ST|TB|TR|B|E|H|J|S|T|W)([0-9]{1,2})\b`)
+
+// linkRules links every rule id in an already escaped line to its entry
+// on the rules page; without a rules URL the line is returned unchanged.
+func linkRules(line, rulesURL string) string {
+	if rulesURL == "" {
+		return line
+	}
+	return ruleIDRe.ReplaceAllStringFunc(line, func(id string) string {
+		return fmt.Sprintf("[%s](%s#%s)", id, rulesURL, strings.ToLower(id))
+	})
+}
