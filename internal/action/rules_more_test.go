@@ -211,8 +211,8 @@ func TestRule_B4_OnlyTargetedTestsRunAndTheRegressionCommandIsSuggested(t *testi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(string(b)); got != "calc/calc.go" {
-		t.Errorf("test-command runs: %q, want one, for calc/calc.go", got)
+	if got := strings.TrimSpace(string(b)); got != "./calc/calc.go" {
+		t.Errorf("test-command runs: %q, want one, for ./calc/calc.go", got)
 	}
 	if _, err := os.Stat(canary); err == nil {
 		t.Errorf("the regression-command ran inside the loop")

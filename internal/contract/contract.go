@@ -52,7 +52,7 @@ func SharedDir(t testing.TB) string {
 	if ok {
 		return p
 	}
-	msg := "GitHub reference data not found: contract tests need ../shared/github beside the module root (OpenAPI in rest/, GraphQL schema in graphql/, webhook examples in webhooks/); looked at " + p
+	msg := "GitHub reference data not found at " + p + ": contract tests need ../shared/github beside the module root, or " + DirEnv + " naming a folder of that layout (OpenAPI in rest/, GraphQL schema in graphql/, webhook examples in webhooks/)"
 	if os.Getenv(RequiredEnv) == "required" {
 		t.Fatal(msg)
 	}

@@ -69,7 +69,9 @@ func summarize(r io.Reader, w io.Writer) (bool, error) {
 				}
 				continue
 			}
-			buf[k] = append(buf[k], e.Output)
+			if !strings.HasPrefix(e.Output, "=== ") {
+				buf[k] = append(buf[k], e.Output)
+			}
 		case "fail":
 			failed = true
 			if e.Test != "" {
