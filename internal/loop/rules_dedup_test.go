@@ -198,3 +198,29 @@ func TestRule_DD1_DecideTriagesOneDefectOnceAndW2CountsItOnce(t *testing.T) {
 		t.Errorf("second cycle triages %v again", triageIDs(p2))
 	}
 }
+
+// FuzzSameDefect: on any titles, categories and bodies, DD1's test is
+// symmetric, never true across files or disjoint lines, and never panics.
+func FuzzSameDefect(f *testing.F) {
+	f.Add("Div panics on a zero divisor", "Div panics on zero divisor**: `Div(a, 0)`", "", "", "x", "```suggestion\n\treturn a\n```", 15, 14, 15, 15)
+	f.Add("Max returns the smaller value.", "Max returns the smaller value", "ordering", "Ordering", "", "", 21, 0, 24, 20)
+	f.Add("", "", "important", "important", "> ```suggestion\n> x\n> ```", "```suggestion\nx\n```", 1, 1, 1, 1)
+	f.Fuzz(func(t *testing.T, ta, tb, ca, cb, ba, bb string, la, sa, lb, sb int) {
+		a := Finding{Engine: "bugbot", Path: "a.go", Title: ta, Category: ca, Body: ba, Line: la, StartLine: sa}
+		b := Finding{Engine: "copilot", Path: "a.go", Title: tb, Category: cb, Body: bb, Line: lb, StartLine: sb}
+		if SameDefect(a, b) != SameDefect(b, a) {
+			t.Fatalf("SameDefect is not symmetric on %+v, %+v", a, b)
+		}
+		if SameDefect(a, b) {
+			as, ae := span(a)
+			bs, be := span(b)
+			if as > be || bs > ae {
+				t.Fatalf("merged disjoint lines %+v, %+v", a, b)
+			}
+		}
+		b.Path = "b.go"
+		if SameDefect(a, b) {
+			t.Fatalf("merged different files %+v, %+v", a, b)
+		}
+	})
+}
