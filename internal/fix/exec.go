@@ -107,6 +107,9 @@ func tokenVar(key string) bool {
 	case "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_TOKEN":
 		return true
 	}
+	if agentKeyVar(k) {
+		return true
+	}
 	if !strings.Contains(k, "TOKEN") && !strings.Contains(k, "PAT") {
 		return false
 	}
@@ -116,6 +119,17 @@ func tokenVar(key string) bool {
 		}
 	}
 	return false
+}
+
+// agentKeyVar reports whether an upper-case variable carries a model API
+// key: the action's own key inputs and the variables the agent CLIs read.
+// Only the agent fixer that needs one gets it, added after stripping.
+func agentKeyVar(k string) bool {
+	switch k {
+	case "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "CODEX_API_KEY":
+		return true
+	}
+	return strings.HasPrefix(k, "INPUT_") && (strings.Contains(k, "API-KEY") || strings.Contains(k, "API_KEY"))
 }
 
 // StripTokens returns env without any GitHub or Actions token variable.
@@ -161,6 +175,12 @@ func (e *ProcessError) Unwrap() error { return e.Err }
 // runProcess runs argv in dir with env (tokens stripped) and a timeout
 // (0: none), returning stdout and stderr+stdout for messages.
 func runProcess(ctx context.Context, what, dir string, argv, env []string, timeout time.Duration) (stdout []byte, err error) {
+	return runProcessWith(ctx, what, dir, argv, env, nil, timeout)
+}
+
+// runProcessWith is runProcess with extra variables added after the tokens
+// are stripped: an agent's own API key, for that child only.
+func runProcessWith(ctx context.Context, what, dir string, argv, env, extra []string, timeout time.Duration) (stdout []byte, err error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("%s: empty command", what)
 	}
@@ -171,7 +191,7 @@ func runProcess(ctx context.Context, what, dir string, argv, env []string, timeo
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = StripTokens(env)
+	cmd.Env = append(StripTokens(env), extra...)
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	var out, combined bytes.Buffer

@@ -61,6 +61,8 @@ type Config struct {
 	FixerTimeout time.Duration
 	// ContextFiles are the context-files globs passed to the fixer (IN4).
 	ContextFiles []string
+	// Agent configures the claude-code and codex providers.
+	Agent Agent
 }
 
 // Pipeline runs fix cycles in one checkout.
@@ -149,8 +151,10 @@ func (p *Pipeline) RunCycle(ctx context.Context, in CycleInput) (CycleResult, er
 		err = c.suggestions(ctx, in.Findings)
 	case ProviderCommand:
 		err = c.command(ctx, in.Findings)
+	case ProviderClaudeCode, ProviderCodex:
+		err = c.agent(ctx, in.Provider, in.Findings)
 	default:
-		err = fmt.Errorf("unknown fix provider %q (suggestions, command)", in.Provider)
+		err = fmt.Errorf("unknown fix provider %q (suggestions, command, claude-code, codex)", in.Provider)
 	}
 	if err == nil && len(res.Fixed()) > 0 && len(p.cfg.LintCommand) > 0 {
 		if _, lerr := runProcess(ctx, "lint-command", p.cfg.Dir, p.cfg.LintCommand, p.cfg.Env, 0); lerr != nil {
