@@ -239,10 +239,12 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 		Dir: c.cfg.Workspace, Git: g, Env: fix.StripTokens(os.Environ()),
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
+		Agent: agentConfig(c.cfg),
 	})
 	provider := fix.ProviderSuggestions
-	if c.cfg.Fixer == "command" {
-		provider = fix.ProviderCommand
+	switch c.cfg.Fixer {
+	case fix.ProviderCommand, fix.ProviderClaudeCode, fix.ProviderCodex:
+		provider = c.cfg.Fixer
 	}
 	res, err := p.RunCycle(ctx, fix.CycleInput{Findings: todo, Directions: directions, Provider: provider, Fork: c.obs.IsFork})
 	for _, l := range res.Log {
@@ -460,4 +462,17 @@ func (c *prCycle) handBack(ctx context.Context) error {
 		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
 	}
 	return nil
+}
+
+// agentConfig is the agent fixer's set-up: the key of the chosen agent
+// only, so the other agent's key never reaches a child.
+func agentConfig(c Config) fix.Agent {
+	a := fix.Agent{Model: c.FixerModel, MaxTurns: c.FixerMaxTurns}
+	switch c.Fixer {
+	case fix.ProviderClaudeCode:
+		a.APIKey = c.AnthropicAPIKey
+	case fix.ProviderCodex:
+		a.APIKey = c.OpenAIAPIKey
+	}
+	return a
 }
