@@ -53,9 +53,9 @@ type Config struct {
 	JudgeModel        string
 	// OpenAIAPIKey, FixerModel and FixerMaxTurns configure the agent
 	// fixers (claude-code, codex).
-	OpenAIAPIKey  string
-	FixerModel    string
-	FixerMaxTurns int
+	OpenAIAPIKey      string
+	FixerModel        string
+	FixerMaxTurns     int
 	NonBlocking       string // "report" or "issue"
 	ClaudeWorkflowJob string
 	ConfigFile        string

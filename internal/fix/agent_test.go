@@ -43,7 +43,6 @@ func agentEnv(stubDir string) []string {
 	return env
 }
 
-
 func TestAgent_ClaudeCodeRunsHeadlessWithEditToolsOnlyAndTheKeyOnlyForItself(t *testing.T) {
 	t.Parallel()
 	tr, cfg := setup(t)
