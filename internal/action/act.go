@@ -167,6 +167,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
 	}
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
+	c.res.Tests = cyc.Tests
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
@@ -236,7 +237,7 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 		return fix.CycleResult{}, err
 	}
 	p := fix.NewPipeline(fix.Config{
-		Dir: c.cfg.Workspace, Git: g, Env: fix.StripTokens(os.Environ()),
+		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
 		Agent: agentConfig(c.cfg),
@@ -368,10 +369,13 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 	failed, err := c.gh.ResolveThreads(ctx, threads)
 	if err == nil {
+		c.res.Resolved += len(threads)
 		for _, e := range failed {
 			if e != nil {
-				err = e
-				break
+				c.res.Resolved--
+				if err == nil {
+					err = e
+				}
 			}
 		}
 	}
@@ -462,17 +466,4 @@ func (c *prCycle) handBack(ctx context.Context) error {
 		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
 	}
 	return nil
-}
-
-// agentConfig is the agent fixer's set-up: the key of the chosen agent
-// only, so the other agent's key never reaches a child.
-func agentConfig(c Config) fix.Agent {
-	a := fix.Agent{Model: c.FixerModel, MaxTurns: c.FixerMaxTurns}
-	switch c.Fixer {
-	case fix.ProviderClaudeCode:
-		a.APIKey = c.AnthropicAPIKey
-	case fix.ProviderCodex:
-		a.APIKey = c.OpenAIAPIKey
-	}
-	return a
 }

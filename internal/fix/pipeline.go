@@ -111,6 +111,8 @@ type CycleResult struct {
 	Commit  bool
 	// Log holds one line per step, for the job log.
 	Log []string
+	// Tests are the targeted test commands run, as argv joined by spaces.
+	Tests []string
 }
 
 // Fixed returns the ids of the findings kept as fixed.
@@ -229,6 +231,7 @@ func (c *cycle) test(ctx context.Context, files []string) error {
 		return nil
 	}
 	argv := ExpandPlaceholders(c.p.cfg.TestCommand, files)
+	c.res.Tests = append(c.res.Tests, strings.Join(argv, " "))
 	_, err := runProcess(ctx, "test-command", c.p.cfg.Dir, argv, c.p.cfg.Env, 0)
 	return err
 }
