@@ -83,7 +83,7 @@ func scrub(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		secret := k == InputEnv
+		secret := k == InputEnv || inputKey(k)
 		for _, s := range secretEnv {
 			if strings.EqualFold(k, s) {
 				secret = true
@@ -104,4 +104,12 @@ func lastLine(s string) string {
 		}
 	}
 	return ""
+}
+
+// inputKey reports whether k carries one of the action's model API key
+// inputs (INPUT_ANTHROPIC-API-KEY, INPUT_OPENAI-API-KEY): only the agent
+// fixer that needs a key is given it.
+func inputKey(k string) bool {
+	u := strings.ToUpper(k)
+	return strings.HasPrefix(u, "INPUT_") && (strings.Contains(u, "API-KEY") || strings.Contains(u, "API_KEY"))
 }

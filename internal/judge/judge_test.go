@@ -46,7 +46,7 @@ func helper(mode string) int {
 	case "prose":
 		fmt.Println("verdict: CLEAN")
 	case "env":
-		sum, _ := json.Marshal("token=" + os.Getenv("GITHUB_TOKEN") + os.Getenv("GH_TOKEN"))
+		sum, _ := json.Marshal("token=" + os.Getenv("GITHUB_TOKEN") + os.Getenv("GH_TOKEN") + os.Getenv("INPUT_ANTHROPIC-API-KEY") + os.Getenv("INPUT_OPENAI-API-KEY"))
 		fmt.Printf(`{"verdict":"NON_BLOCKING","items":[{"summary":%s}]}`+"\n", sum)
 	case "fail":
 		fmt.Println(`{"verdict":"CLEAN"}`)
@@ -61,7 +61,7 @@ func command(t *testing.T, mode string) *Command {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Command{Path: exe, Env: []string{"JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
+	return &Command{Path: exe, Env: []string{"JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "INPUT_ANTHROPIC-API-KEY=sk-ant", "INPUT_OPENAI-API-KEY=sk-oai", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
 }
 
 // material carries prose that tries to declare itself clean.
