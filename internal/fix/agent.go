@@ -159,7 +159,12 @@ func claudeResult(stdout []byte) ([]byte, error) {
 		IsError bool   `json:"is_error"`
 		Result  string `json:"result"`
 	}
-	line := lastNonEmptyLine(stdout)
+	// One JSON object, on one line or several; anything printed before it
+	// leaves the last line to parse.
+	line := bytes.TrimSpace(stdout)
+	if json.Unmarshal(line, &r) != nil {
+		line = lastNonEmptyLine(stdout)
+	}
 	if err := json.Unmarshal(line, &r); err != nil || r.Type != "result" {
 		return nil, fmt.Errorf("claude printed no JSON result object (%q)", truncate(string(line), 200))
 	}

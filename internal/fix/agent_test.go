@@ -192,3 +192,23 @@ func TestAgent_MissingCLIIsAClearError(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// FuzzClaudeResult: any output of the CLI either yields a final message
+// from a successful result object or an error, never a panic; an error
+// result is never taken as a reply.
+func FuzzClaudeResult(f *testing.F) {
+	f.Add([]byte(`{"type":"result","subtype":"success","is_error":false,"result":"done\n{\"fixed\":[],\"error\":null}"}`))
+	f.Add([]byte(`{"type":"result","subtype":"error_max_turns","is_error":true,"result":""}`))
+	f.Add([]byte("progress\n{\"type\":\"result\",\"result\":\"x\"}\n"))
+	f.Add([]byte(""))
+	f.Add([]byte("[1,2]"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		msg, err := claudeResult(out)
+		if err == nil && strings.Contains(string(lastNonEmptyLine(out)), `"is_error":true`) && !strings.Contains(string(msg), "is_error") {
+			t.Fatalf("an error result was accepted: %q", out)
+		}
+		if err == nil {
+			_, _ = ParseFixerReply(msg)
+		}
+	})
+}
