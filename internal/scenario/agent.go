@@ -86,7 +86,7 @@ var (
 // writes the reply file the prompt names, and ends like the CLI does.
 func runAgent(args []string, stdout io.Writer) error {
 	if len(args) < 2 {
-		return errors.New("usage: " + helperAgent + " CALLBACK-URL claude|codex ARGS...")
+		return errors.New("usage: " + helperAgent + " CALLBACK-URL claude|codex [CLI ARGUMENTS]")
 	}
 	callback, name, cli := args[0], args[1], args[2:]
 	prompt, lastMessage := "", ""

@@ -409,17 +409,6 @@ func verdictNote(e loop.EngineReport) string {
 	return s
 }
 
-func ids(v []int64) string {
-	if len(v) == 0 {
-		return ""
-	}
-	parts := make([]string, len(v))
-	for i, id := range v {
-		parts[i] = fmt.Sprint(id)
-	}
-	return ": " + strings.Join(parts, ", ")
-}
-
 func (r *run) progress(format string, args ...any) {
 	if r.opts.Progress != nil {
 		fmt.Fprintf(r.opts.Progress, format, args...)
