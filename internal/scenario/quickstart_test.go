@@ -96,3 +96,29 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 		}
 	}
 }
+
+// `fixer: codex` runs the same demo through the world's codex CLI: its
+// reply comes back through the file the prompt names.
+func TestDemo_CodexFixerReachesACleanHandBack(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScenario(demoScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "go test -count=1 {packages}"}
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		t.Fatalf("%v\n%s", res.Problems, progress.String())
+	}
+}
