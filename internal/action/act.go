@@ -474,8 +474,20 @@ func (c *prCycle) handBack(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("filing the non-blocking item %s as an issue: %w", it.ID, err)
 		}
-		c.st = st
+		c.st = recordIssue(st, it.ID, url)
 		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
 	}
 	return nil
+}
+
+// recordIssue keeps the URL of the issue filed for non-blocking item id,
+// so the report shows it is tracked (J5).
+func recordIssue(st state.State, id, url string) state.State {
+	s := st.Clone()
+	for i := range s.NonBlocking {
+		if s.NonBlocking[i].ID == id {
+			s.NonBlocking[i].Issue = url
+		}
+	}
+	return s
 }

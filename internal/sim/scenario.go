@@ -308,6 +308,10 @@ type Expect struct {
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
+	// CycleErrors are substrings of the cycle errors the scenario expects
+	// (a fault it injects, say): each must match an error, and a cycle
+	// error matching none of them fails the scenario.
+	CycleErrors []string `yaml:"cycle_errors"`
 	// StatusComments is how many comments by review-loop's identity carry
 	// the state marker at the end (1: the loop never started a second one).
 	StatusComments *int `yaml:"status_comments"`
