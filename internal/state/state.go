@@ -121,6 +121,12 @@ type State struct {
 	Installed map[string]bool `json:"installed,omitempty"`
 	// LargePR is set when the PR is large (H7).
 	LargePR bool `json:"large_pr,omitempty"`
+	// Gate is review-loop's own check run on the head (MG1); nil before
+	// the first one. Absent in states written before it existed.
+	Gate *Gate `json:"gate,omitempty"`
+	// Ledger is the loop's cost ledger (CL1); nil before anything was
+	// counted. Absent in states written before it existed.
+	Ledger *Ledger `json:"ledger,omitempty"`
 }
 
 // EngineState is one engine's saved state.
@@ -263,6 +269,11 @@ func (s State) Clone() State {
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
+	if s.Gate != nil {
+		g := *s.Gate
+		c.Gate = &g
+	}
+	c.Ledger = s.Ledger.clone()
 	return c
 }
 
@@ -333,6 +344,7 @@ func (s State) Validate(knownEngines []string) error {
 			bad(fmt.Sprintf("events[%d].event", i), "unknown event %q", ev.Name)
 		}
 	}
+	errs = append(errs, s.Ledger.validate()...)
 	for i, r := range s.Triage {
 		if r.Tier < 0 || r.Tier > 3 {
 			bad(fmt.Sprintf("triage[%d].tier", i), "is %d, want 0 to 3", r.Tier)

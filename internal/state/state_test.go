@@ -43,6 +43,10 @@ func full() State {
 		Notices:       []string{"dispatch-setup", "resolve-permission"},
 		Installed:     map[string]bool{"claude": true},
 		LargePR:       true,
+		Gate:          &Gate{SHA: "aaa", ID: 1 << 32, Status: "completed", Conclusion: "failure", Digest: "f00"},
+		Ledger: &Ledger{Requested: map[string]int{"bugbot": 1}, Automatic: map[string]int{"bugbot": 1},
+			AskedSHA: map[string]string{"bugbot": "aaa"}, AutoSHA: map[string]string{"bugbot": "aaa"},
+			JobMinutes: 3, Cycles: 3, APIReads: 30, APIWrites: 9},
 	}
 }
 
