@@ -79,8 +79,8 @@ func TestRule_CL1_jobMinutesRoundUpPerJob(t *testing.T) {
 			t.Errorf("JobMinutes(%v) = %d, want %d", d, got, want)
 		}
 	}
-	st := LedgerCycle(state.New(), 90*time.Second, 10, 3)
-	st = LedgerCycle(st, 10*time.Second, 5, 1)
+	st := LedgerCycle(state.New(), JobMinutes(90*time.Second), true, 10, 3)
+	st = LedgerCycle(st, JobMinutes(10*time.Second), true, 5, 1)
 	if l := st.Ledger; l.JobMinutes != 3 || l.Cycles != 2 || l.APIReads != 15 || l.APIWrites != 4 {
 		t.Errorf("ledger %+v", *l)
 	}

@@ -94,13 +94,16 @@ func JobMinutes(d time.Duration) int {
 	return m
 }
 
-// LedgerCycle adds one cycle's job minutes (its wall time, rounded up)
-// and API requests.
-func LedgerCycle(st state.State, wall time.Duration, reads, writes int64) state.State {
+// LedgerCycle adds to the ledger a cycle's job minutes (JobMinutes of its
+// wall time; a cycle that writes twice adds the difference), a new cycle
+// when cycle is set, and its API requests.
+func LedgerCycle(st state.State, minutes int, cycle bool, reads, writes int64) state.State {
 	s := st.Clone()
 	l := ledgerOf(&s)
-	l.JobMinutes += JobMinutes(wall)
-	l.Cycles++
+	l.JobMinutes += max(minutes, 0)
+	if cycle {
+		l.Cycles++
+	}
 	l.APIReads += max(reads, 0)
 	l.APIWrites += max(writes, 0)
 	return s
