@@ -148,7 +148,6 @@ func (c *prCycle) finish() {
 	in := c.reportInput()
 	c.res.State = c.st
 	out := report.Outputs(in)
-	out[report.OutputCost] = report.CostJSON(in)
 	if b, err := report.JSON(in); err == nil {
 		path := reportPath(c.Getenv, c.number)
 		if werr := os.WriteFile(path, b, 0o644); werr == nil {
