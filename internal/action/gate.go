@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -235,8 +236,8 @@ func parsePrices(raw []byte) (report.Prices, error) {
 	var p report.Prices
 	for _, k := range slices.Sorted(maps.Keys(doc.Prices)) {
 		v := doc.Prices[k]
-		if v < 0 {
-			return report.Prices{}, fmt.Errorf("prices.%s: %v must not be negative", k, v)
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return report.Prices{}, fmt.Errorf("prices.%s: %v is not a price (a number, zero or more)", k, v)
 		}
 		if k == "actions_minute" {
 			p.ActionsMinute = v

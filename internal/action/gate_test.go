@@ -1,6 +1,7 @@
 package action
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -77,7 +78,7 @@ func TestRule_CL1_pricesFromTheRepositoryConfig(t *testing.T) {
 	if _, ok := p.Review["coderabbit"]; !ok {
 		t.Error("a zero price must count as configured")
 	}
-	for _, bad := range []string{"prices:\n  bugbot: -1\n", "prices:\n  bugbot: cheap\n", "prices: [1]\n"} {
+	for _, bad := range []string{"prices:\n  bugbot: -1\n", "prices:\n  bugbot: .nan\n", "prices:\n  bugbot: cheap\n", "prices: [1]\n"} {
 		if _, err := parsePrices([]byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -87,4 +88,26 @@ func TestRule_CL1_pricesFromTheRepositoryConfig(t *testing.T) {
 	if err := checkPriceEngines(p2, reg); err == nil {
 		t.Error("an unknown engine's price was accepted")
 	}
+}
+
+func FuzzParsePrices(f *testing.F) {
+	f.Add([]byte("prices:\n  bugbot: 0.50\n  coderabbit: 0.0\n  actions_minute: 0.008\n"))
+	f.Add([]byte("prices: {bugbot: 0.50, copilot: 1}\n"))
+	f.Add([]byte("engines:\n  - name: x\nprices:\n"))
+	f.Add([]byte("prices: 3\n"))
+	f.Add([]byte("prices: {bugbot: .nan, copilot: .inf}\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := parsePrices(raw)
+		if err != nil {
+			return
+		}
+		if p.ActionsMinute < 0 {
+			t.Errorf("negative minute price %v accepted", p.ActionsMinute)
+		}
+		for k, v := range p.Review {
+			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || k == "actions_minute" {
+				t.Errorf("price %s = %v accepted", k, v)
+			}
+		}
+	})
 }
