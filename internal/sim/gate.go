@@ -25,6 +25,8 @@ type GateExpect struct {
 	SummaryExcludes []string `yaml:"summary_excludes"`
 	// MaxChecks caps how many gate check runs the action created in all.
 	MaxChecks *int `yaml:"max_checks"`
+	// MaxWrites caps the gate's writes in all (creates and updates).
+	MaxWrites *int `yaml:"max_writes"`
 }
 
 var knownGates = []string{"in_progress", "success", "failure", "neutral", "none"}
@@ -90,6 +92,11 @@ func (w *World) checkGate(o Outcome) []string {
 			bad = append(bad, fmt.Sprintf("merge gate summary holds %q", s))
 		}
 	}
+	if g.MaxWrites != nil {
+		if n := w.gateWrites(); n > *g.MaxWrites {
+			bad = append(bad, fmt.Sprintf("%d merge gate writes, want at most %d (one per change of what it shows)", n, *g.MaxWrites))
+		}
+	}
 	if g.MaxChecks != nil {
 		if n := w.gateChecks(); n > *g.MaxChecks {
 			bad = append(bad, fmt.Sprintf("%d merge gate check runs created, want at most %d", n, *g.MaxChecks))
@@ -103,6 +110,18 @@ func (w *World) gateChecks() int {
 	n := 0
 	for _, q := range w.Fake.Requests() {
 		if q.Method == "POST" && strings.HasSuffix(q.Path, "/check-runs") && q.Login == ActionsLogin && q.Status < 300 {
+			n++
+		}
+	}
+	return n
+}
+
+// gateWrites counts the action's successful check run creates and updates.
+func (w *World) gateWrites() int {
+	n := 0
+	for _, q := range w.Fake.Requests() {
+		write := q.Method == "POST" && strings.HasSuffix(q.Path, "/check-runs") || q.Method == "PATCH" && strings.Contains(q.Path, "/check-runs/")
+		if write && q.Login == ActionsLogin && q.Status < 300 {
 			n++
 		}
 	}
