@@ -169,6 +169,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
 	}
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
+	c.res.Tests = cyc.Tests
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
@@ -251,13 +252,15 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 		return fix.CycleResult{}, err
 	}
 	p := fix.NewPipeline(fix.Config{
-		Dir: c.cfg.Workspace, Git: g, Env: fix.StripTokens(os.Environ()),
+		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
+		Agent: agentConfig(c.cfg),
 	})
 	provider := fix.ProviderSuggestions
-	if c.cfg.Fixer == "command" {
-		provider = fix.ProviderCommand
+	switch c.cfg.Fixer {
+	case fix.ProviderCommand, fix.ProviderClaudeCode, fix.ProviderCodex:
+		provider = c.cfg.Fixer
 	}
 	res, err := p.RunCycle(ctx, fix.CycleInput{Findings: todo, Directions: directions, Provider: provider, Fork: c.obs.IsFork})
 	for _, l := range res.Log {
@@ -381,10 +384,13 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 	failed, err := c.gh.ResolveThreads(ctx, threads)
 	if err == nil {
+		c.res.Resolved += len(threads)
 		for _, e := range failed {
 			if e != nil {
-				err = e
-				break
+				c.res.Resolved--
+				if err == nil {
+					err = e
+				}
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -50,6 +51,11 @@ type Config struct {
 	JudgeCommand      string
 	AnthropicAPIKey   string
 	JudgeModel        string
+	// OpenAIAPIKey, FixerModel and FixerMaxTurns configure the agent
+	// fixers (claude-code, codex).
+	OpenAIAPIKey      string
+	FixerModel        string
+	FixerMaxTurns     int
 	NonBlocking       string // "report" or "issue"
 	ClaudeWorkflowJob string
 	ConfigFile        string
@@ -98,6 +104,7 @@ var inputNames = []string{
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
 	"version", "mode", "artifact-dir", "start-on", "shared-paths",
+	"openai-api-key", "fixer-model", "fixer-max-turns",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -167,6 +174,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		JudgeCommand:         in("judge-command", ""),
 		AnthropicAPIKey:      in("anthropic-api-key", ""),
 		JudgeModel:           in("judge-model", ""),
+		OpenAIAPIKey:         in("openai-api-key", ""),
+		FixerModel:           in("fixer-model", ""),
+		FixerMaxTurns:        num("fixer-max-turns", fix.DefaultAgentMaxTurns),
 		NonBlocking:          in("non-blocking", "report"),
 		ClaudeWorkflowJob:    in("claude-workflow-job", "claude-review"),
 		ConfigFile:           in("config-file", ".github/review-loop.yml"),
@@ -227,8 +237,16 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if c.FixerCommand == "" {
 			errs = append(errs, errors.New("input fixer-command: required when fixer is command"))
 		}
+	case fix.ProviderClaudeCode:
+		if c.AnthropicAPIKey == "" {
+			errs = append(errs, errors.New("input anthropic-api-key: required when fixer is claude-code"))
+		}
+	case fix.ProviderCodex:
+		if c.OpenAIAPIKey == "" {
+			errs = append(errs, errors.New("input openai-api-key: required when fixer is codex"))
+		}
 	default:
-		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions or command", c.Fixer))
+		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions, command, claude-code or codex", c.Fixer))
 	}
 	switch c.Mode {
 	case ModeSingle, ModePrepare, ModePublish:
@@ -263,7 +281,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 // Secrets returns every secret value in the config, for masking.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey} {
+	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey, c.OpenAIAPIKey} {
 		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
