@@ -61,6 +61,7 @@ func (c *prCycle) triggerAll(ctx context.Context, reqs []loop.TriggerRequest) {
 		results = append(results, c.triggerOne(ctx, e, req))
 	}
 	c.st = loop.RecordTriggers(c.st, results, c.Now())
+	c.ledgerTriggers(results)
 }
 
 func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.TriggerRequest) loop.TriggerResult {
@@ -95,6 +96,7 @@ func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.Tri
 	if errors.Is(err, engines.ErrTriggerUnavailable) {
 		// The engine reviews pushes by itself; the loop waits for that run.
 		c.Log.Info("trigger unavailable; relying on the engine's automatic run", "engine", req.Engine)
+		res.Unavailable = true
 		return res
 	}
 	if err != nil {
@@ -189,6 +191,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	c.replyBodyFindings(ctx, cyc, byID, pushed)
 	if pushed != "" {
 		c.retrigger(ctx, pushed)
+		c.dispatchCI(ctx)
 	}
 	return nil
 }

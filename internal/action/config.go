@@ -73,6 +73,9 @@ type Config struct {
 	// SharedPaths are globs of shared helpers besides the default names
 	// and Go packages imported by two or more packages (TR2).
 	SharedPaths []string
+	// CIWorkflows are the repository's CI workflow files the loop
+	// dispatches on the PR head after a push GITHUB_TOKEN made (CI1).
+	CIWorkflows []string
 
 	// Actions context.
 	EventName   string
@@ -188,6 +191,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		ArtifactDir:          in("artifact-dir", ""),
 		StartOn:              strings.ToLower(in("start-on", "command")),
 		SharedPaths:          splitList(in("shared-paths", "")),
+		CIWorkflows:          splitList(in("ci-workflows", "")),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -268,6 +272,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.TriggerPhrase == "" {
 		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))
 	}
+	var ciErr error
+	c.CIWorkflows, ciErr = ciWorkflowFiles(c.CIWorkflows)
+	errs = append(errs, ciErr)
 	if c.PollInterval == 0 && c.InJobWait > 0 {
 		errs = append(errs, errors.New("input poll-interval: must be positive when wait-seconds is set"))
 	}

@@ -50,6 +50,8 @@ type prCycle struct {
 	finished bool
 	// lost says why a loop's state could not be found or read (SC3).
 	lost string
+	// ledger is what this cycle added to the cost ledger so far (CL1).
+	ledger ledgered
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -61,6 +63,7 @@ var errLostRace = errors.New("another run updated the status comment first; this
 func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResult, error) {
 	c := &prCycle{runner: r, wake: wake, owner: wake.Owner, repo: wake.Repo, number: number, started: r.Now()}
 	c.res.PR = number
+	c.startLedger()
 	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
 	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
 	defer r.gha.EndGroup()
@@ -441,10 +444,12 @@ func (c *prCycle) selectEnginesQuiet() {
 }
 
 func (c *prCycle) observeEngines() {
+	c.dropOwnCheckRuns()
 	c.views = c.views[:0]
 	for _, e := range c.selected {
 		c.views = append(c.views, e.Observe(c.obs, c.env))
 	}
+	c.st = loop.LedgerAutomatic(c.st, c.views, c.obs.HeadSHA)
 }
 
 // judgeAll asks the judge about prose-only engines where the loop needs a

@@ -12,6 +12,7 @@ import (
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
 	"github.com/review-loop/review-loop/engines/declarative"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
@@ -22,6 +23,8 @@ type repoConfig struct {
 	catalogue   *triage.Catalogue
 	// sharedPaths are the `shared-paths` globs of shared helpers (TR2).
 	sharedPaths []string
+	// prices are the `prices` of the cost ledger's estimate (CL1).
+	prices report.Prices
 }
 
 // loadRepoConfig reads the repository config file from the checkout.
@@ -54,6 +57,9 @@ func loadRepoConfig(workspace, file string) (repoConfig, error) {
 		return rc, fmt.Errorf("%s: shared-paths: %w", file, err)
 	}
 	rc.sharedPaths = shared.SharedPaths
+	if rc.prices, err = parsePrices(raw); err != nil {
+		return rc, fmt.Errorf("%s: %w", file, err)
+	}
 	return rc, nil
 }
 

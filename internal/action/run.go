@@ -78,6 +78,8 @@ type PRResult struct {
 	Pushed string
 	// Dispatched is true when the cycle re-dispatched its workflow (W5).
 	Dispatched bool
+	// CIDispatched are the CI workflows dispatched on the head (CI1).
+	CIDispatched []string
 	// Tests are the targeted test commands the fix cycle ran; Resolved
 	// counts the review threads it resolved.
 	Tests    []string
@@ -144,6 +146,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	r.repoCfg = rc
 	if r.registry, err = buildRegistry(cfg, rc); err != nil {
 		return Result{}, err
+	}
+	if err := checkPriceEngines(rc.prices, r.registry); err != nil {
+		return Result{}, fmt.Errorf("%s: %w", cfg.ConfigFile, err)
 	}
 	if len(cfg.Engines) > 0 {
 		if _, err := r.registry.ParseNames(strings.Join(cfg.Engines, ",")); err != nil {

@@ -41,7 +41,7 @@ func (c *prCycle) reportInput() report.Input {
 			MaxIdlePolls: c.cfg.MaxIdlePolls, MaxIterations: c.cfg.MaxIterations},
 		CopilotOnly: c.cfg.CopilotOnly, LastCommit: c.obs.HeadSHA, RegressionCommand: c.cfg.RegressionCommand,
 		Notices: c.notices, Titles: map[int64]string{},
-		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL,
+		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL, Prices: c.repoCfg.prices,
 	}
 	if c.res.Pushed != "" {
 		in.LastCommit = c.res.Pushed
@@ -73,6 +73,7 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // write writes the status comment; verify first checks that nobody else
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
+	c.beforeWrite(ctx)
 	visible := report.StatusComment(c.reportInput()) + "\n" + claimMarker + c.claim + " -->"
 	body, err := state.Encode(visible, c.st)
 	if err != nil {

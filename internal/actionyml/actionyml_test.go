@@ -55,7 +55,7 @@ var wantDefaults = map[string]string{
 	"commit-author-name":  "github-actions[bot]",
 	"commit-author-email": "41898282+github-actions[bot]@users.noreply.github.com",
 	"dry-run":             "false", "binary-path": "", "version": "",
-	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "",
+	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "", "ci-workflows": "",
 	"openai-api-key": "", "fixer-model": "", "fixer-max-turns": "40",
 }
 
@@ -142,7 +142,7 @@ var stepOutput = regexp.MustCompile(`^\$\{\{ steps\.([A-Za-z0-9_-]+)\.outputs\.(
 func TestAction_takesEveryOutputFromAStep(t *testing.T) {
 	t.Parallel()
 	a := loadAction(t)
-	want := []string{"active-findings", "commits", "phase", "reason", "report-json", "verdict"}
+	want := []string{"active-findings", "commits", "cost-json", "phase", "reason", "report-json", "verdict"}
 	var got []string
 	for _, out := range a.Outputs {
 		got = append(got, out.Name)

@@ -55,6 +55,8 @@ func buildMux() {
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/comments", listReviewComments)
 	h("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", listCheckRuns)
+	h("POST /repos/{owner}/{repo}/check-runs", createCheckRun)
+	h("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", updateCheckRun)
 	h("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", listWorkflowRuns)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
@@ -389,6 +391,10 @@ func dispatchWorkflow(f *Fake, id Identity, w http.ResponseWriter, r *http.Reque
 	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
 	if rp == nil {
 		notFound(w)
+		return
+	}
+	if msg := dispatchRefused(rp, r.PathValue("file"), in.Ref); msg != "" {
+		unprocessable(w, msg)
 		return
 	}
 	f.dispatch = append(f.dispatch, Dispatch{Owner: rp.owner, Repo: rp.name, Workflow: r.PathValue("file"), Ref: in.Ref, Inputs: in.Inputs, By: id.Login})

@@ -130,6 +130,9 @@ type TriggerResult struct {
 	Quota *QuotaNotice
 	// Err is set when the trigger failed after its retry (T6).
 	Err string
+	// Unavailable is set when no trigger was sent because the engine only
+	// reviews pushes by itself (its review is no request of the loop's).
+	Unavailable bool
 }
 
 // FixResult is what triage and fixing did in one fix cycle.

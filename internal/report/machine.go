@@ -168,7 +168,7 @@ const (
 )
 
 // Outputs returns the action's outputs: verdict, reason, phase, commits
-// and active-findings, all from Summarize.
+// and active-findings, all from Summarize, and the cost ledger (CL1).
 func Outputs(in Input) map[string]string {
 	s := Summarize(in)
 	return map[string]string{
@@ -177,5 +177,6 @@ func Outputs(in Input) map[string]string {
 		OutputPhase:          string(s.Phase),
 		OutputCommits:        itoa(in.State.Commits),
 		OutputActiveFindings: itoa(s.ActiveFindings),
+		OutputCost:           CostJSON(in),
 	}
 }

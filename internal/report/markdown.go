@@ -67,6 +67,9 @@ func render(in Input, events int) string {
 	}
 	b.WriteString(triageTable(in))
 	b.WriteString(approvals(in))
+	if !s.Finished {
+		b.WriteString(costSection(in)) // the hand-back holds it once finished
+	}
 	b.WriteString(eventLog(in.State, events))
 	return b.String()
 }

@@ -75,6 +75,8 @@ type Input struct {
 	// RulesURL is the rules page (docs/rules.md); when set, rule ids in
 	// the decision line and the notices link to their entry.
 	RulesURL string
+	// Prices are the repository's prices for the cost ledger (CL1).
+	Prices Prices
 }
 
 // Phase is where the loop stands, as the `phase` output reports it.

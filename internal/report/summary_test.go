@@ -108,14 +108,14 @@ func TestOutputs(t *testing.T) {
 	t.Parallel()
 	t.Run("mid-loop outputs count commits and active findings", func(t *testing.T) {
 		t.Parallel()
-		want := map[string]string{"verdict": "pending", "reason": "", "phase": "wait", "commits": "2", "active-findings": "1"}
+		want := map[string]string{"verdict": "pending", "reason": "", "phase": "wait", "commits": "2", "active-findings": "1", "cost-json": CostJSON(midLoop())}
 		if got := Outputs(midLoop()); !equalMaps(got, want) {
 			t.Errorf("Outputs = %v, want %v", got, want)
 		}
 	})
 	t.Run("a no-progress hand-back reports its reason and findings", func(t *testing.T) {
 		t.Parallel()
-		want := map[string]string{"verdict": "still-finding", "reason": "no-progress", "phase": "hand-back", "commits": "2", "active-findings": "2"}
+		want := map[string]string{"verdict": "still-finding", "reason": "no-progress", "phase": "hand-back", "commits": "2", "active-findings": "2", "cost-json": CostJSON(noProgress())}
 		if got := Outputs(noProgress()); !equalMaps(got, want) {
 			t.Errorf("Outputs = %v, want %v", got, want)
 		}

@@ -105,6 +105,8 @@ type run struct {
 	log     strings.Builder
 	outputs map[string]string
 	summary string
+	// gates is the merge gate on the head after each cycle.
+	gates []string
 }
 
 // readOutputs parses a GITHUB_OUTPUT file as the runner does: name=value
@@ -302,10 +304,14 @@ func (r *run) dispatchEvent() sim.Event {
 // newDispatches turns the action's re-dispatches into workflow_dispatch
 // events, as GitHub would.
 func (r *run) newDispatches() []sim.Event {
-	n := len(r.w.Fake.Dispatches())
-	out := make([]sim.Event, 0, n-r.seenDisp)
-	for ; r.seenDisp < n; r.seenDisp++ {
-		out = append(out, r.dispatchEvent())
+	ds := r.w.Fake.Dispatches()
+	var out []sim.Event
+	for ; r.seenDisp < len(ds); r.seenDisp++ {
+		// Only the loop's own workflow runs the loop; a dispatch of the
+		// repository's CI (ci-workflows) starts no cycle.
+		if ds[r.seenDisp].Workflow == "review-loop.yml" {
+			out = append(out, r.dispatchEvent())
+		}
 	}
 	return out
 }
@@ -375,6 +381,8 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.counts.Reads += after.Reads - before.Reads
 	r.counts.Writes += after.Writes - before.Writes
 	r.counts.Total += after.Total - before.Total
+	_, gate := sim.GateOf(r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number))
+	r.gates = append(r.gates, gate)
 	// Each cycle is a tick of the engines' time at least.
 	r.advance()
 	if len(res.PRs) > 0 {
@@ -457,7 +465,7 @@ func (r *run) statusComment() (state.State, string, bool) {
 func (r *run) result() Result {
 	st, body, _ := r.statusComment()
 	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles,
-		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes)}
+		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes), Gates: r.gates}
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}

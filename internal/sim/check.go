@@ -30,6 +30,9 @@ type Outcome struct {
 	// Outputs and Summary are what the last cycle set and wrote (H9).
 	Outputs map[string]string
 	Summary string
+	// Gates is the merge gate's status on the head after each cycle
+	// (in_progress, success, failure, neutral, or none).
+	Gates []string
 }
 
 // Check compares an observed outcome and the fake's final state with the
@@ -227,6 +230,8 @@ func (w *World) Check(o Outcome) []string {
 	if x.NoDuplicateComments {
 		bad = append(bad, w.duplicates()...)
 	}
+	bad = append(bad, w.checkGate(o)...)
+	bad = append(bad, w.checkCIDispatches()...)
 	return bad
 }
 

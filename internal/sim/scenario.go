@@ -334,6 +334,11 @@ type Expect struct {
 	// must be recorded with an id in the final state (T4 counts errors by
 	// signal).
 	ErrorSignalIDs []string `yaml:"error_signal_ids"`
+	// Gate is what review-loop's own check run (the merge gate) shows.
+	Gate *GateExpect `yaml:"gate"`
+	// CIDispatches counts, per workflow file, the workflow_dispatch runs
+	// of the repository's CI the action asked for on the PR head branch.
+	CIDispatches map[string]int `yaml:"ci_dispatches"`
 }
 
 // Duration is a time.Duration written as "90s" or "3m" in YAML.
@@ -626,6 +631,7 @@ func (sc Scenario) Validate() error {
 	if sc.MaxSteps < 1 {
 		bad("max_steps: must be positive")
 	}
+	errs = append(errs, x.Gate.validate()...)
 	return errors.Join(errs...)
 }
 

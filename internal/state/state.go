@@ -134,6 +134,12 @@ type State struct {
 	// HumanSeenID is the highest id of a person's review or thread reply
 	// already seen, so each pauses once (HY1).
 	HumanSeenID int64 `json:"human_seen_id,omitempty"`
+	// Gate is review-loop's own check run on the head (MG1); nil before
+	// the first one. Absent in states written before it existed.
+	Gate *Gate `json:"gate,omitempty"`
+	// Ledger is the loop's cost ledger (CL1); nil before anything was
+	// counted. Absent in states written before it existed.
+	Ledger *Ledger `json:"ledger,omitempty"`
 }
 
 // Yield is a pause of the fixing half of the loop (HY1).
@@ -337,6 +343,11 @@ func (s State) Clone() State {
 			c.WontFix[i] = w
 		}
 	}
+	if s.Gate != nil {
+		g := *s.Gate
+		c.Gate = &g
+	}
+	c.Ledger = s.Ledger.clone()
 	return c
 }
 
@@ -407,6 +418,7 @@ func (s State) Validate(knownEngines []string) error {
 			bad(fmt.Sprintf("events[%d].event", i), "unknown event %q", ev.Name)
 		}
 	}
+	errs = append(errs, s.Ledger.validate()...)
 	for i, r := range s.Triage {
 		if r.Tier < 0 || r.Tier > 3 {
 			bad(fmt.Sprintf("triage[%d].tier", i), "is %d, want 0 to 3", r.Tier)

@@ -49,6 +49,10 @@ func full() State {
 		Yield:       &Yield{Until: t0, Reason: "a push by @alice"},
 		Paused:      []Pause{{FindingID: "bugbot-1", ThreadID: "PRRT_1", Path: "a.go", StartLine: 3, Line: 5, By: "alice", Until: t0}},
 		HumanSeenID: 2233029580,
+		Gate:        &Gate{SHA: "aaa", ID: 1 << 32, Status: "completed", Conclusion: "failure", Digest: "f00"},
+		Ledger: &Ledger{Requested: map[string]int{"bugbot": 1}, Automatic: map[string]int{"bugbot": 1},
+			AskedSHA: map[string]string{"bugbot": "aaa"}, AutoSHA: map[string]string{"bugbot": "aaa"},
+			JobMinutes: 3, Cycles: 3, APIReads: 30, APIWrites: 9},
 	}
 }
 

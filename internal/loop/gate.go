@@ -1,0 +1,100 @@
+package loop
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// GateName is the name of review-loop's own check run, the merge gate
+// (MG1): branch protection can require it.
+const GateName = "review-loop"
+
+// Gate statuses and conclusions, as the checks API spells them.
+const (
+	GateInProgress = "in_progress"
+	GateCompleted  = "completed"
+	GateSuccess    = "success"
+	GateFailure    = "failure"
+	GateNeutral    = "neutral"
+)
+
+// GateView is what the merge gate shows for a head.
+type GateView struct {
+	Status     string // "" when the loop publishes no gate
+	Conclusion string // set when Status is completed
+}
+
+// GateFor is rule MG1: the merge gate in progress while the loop runs;
+// when it has ended, success when every engine is clean (end reason clean,
+// or no-comments in Copilot-only mode; non-blocking items a judge approved
+// do not block), failure for every other end (no-fixes, bound,
+// no-progress, error, stopped, timeout, max-iterations), and neutral when
+// the loop only reports (a fork PR, which it never fixes). A PR with no
+// loop gets no gate. The gate never merges and never approves.
+func GateFor(st state.State, reportOnly bool) GateView {
+	switch st.Status {
+	case state.StatusActive:
+		return GateView{Status: GateInProgress}
+	case state.StatusDone, state.StatusStopped:
+	default:
+		return GateView{}
+	}
+	switch {
+	case reportOnly:
+		return GateView{Status: GateCompleted, Conclusion: GateNeutral}
+	case st.Status == state.StatusDone && (st.EndReason == string(EndClean) || st.EndReason == string(EndNoComments)):
+		return GateView{Status: GateCompleted, Conclusion: GateSuccess}
+	}
+	return GateView{Status: GateCompleted, Conclusion: GateFailure}
+}
+
+// GateWrite says what the cycle must write for the gate: create a new
+// check run (the head has none of ours: a push by anyone made the old one
+// stale), update the one on this head, or nothing (the gate already shows
+// this status and summary: at most one write per change).
+type GateWrite int
+
+// Gate writes.
+const (
+	GateNoWrite GateWrite = iota
+	GateCreate
+	GateUpdate
+)
+
+// GateDigest is the digest of a gate summary, saved to tell a changed
+// summary from an unchanged one.
+func GateDigest(summary string) string {
+	h := sha256.Sum256([]byte(summary))
+	return hex.EncodeToString(h[:8])
+}
+
+// PlanGate decides the gate write for head (MG1). The saved gate is for
+// one head SHA; another head needs a new check run. On the same head a
+// cycle writes only when the status or the conclusion changes, or when a
+// completed gate's summary changes: an in-progress gate keeps the engine
+// table it started with, since rewriting it on every wake would cost a
+// request per wake.
+func PlanGate(saved *state.Gate, head string, want GateView, digest string) GateWrite {
+	if want.Status == "" || head == "" {
+		return GateNoWrite
+	}
+	if saved == nil || saved.SHA != head || saved.ID == 0 {
+		return GateCreate
+	}
+	if saved.Status != want.Status || saved.Conclusion != want.Conclusion {
+		return GateUpdate
+	}
+	if want.Status == GateCompleted && saved.Digest != digest {
+		return GateUpdate
+	}
+	return GateNoWrite
+}
+
+// RecordGate saves the gate written for head.
+func RecordGate(st state.State, head string, id int64, v GateView, digest string) state.State {
+	s := st.Clone()
+	s.Gate = &state.Gate{SHA: head, ID: id, Status: v.Status, Conclusion: v.Conclusion, Digest: digest}
+	return s
+}
