@@ -51,6 +51,7 @@ func buildMux() {
 	h("POST /repos/{owner}/{repo}/actions/workflows/{file}/dispatches", dispatchWorkflow)
 	h("POST /repos/{owner}/{repo}/issues", createIssue)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
+	h("GET /repos/{owner}/{repo}/collaborators/{username}/permission", getCollaboratorPermission)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/comments", listReviewComments)
 	h("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", listCheckRuns)

@@ -25,6 +25,9 @@ type Runner struct {
 	Env []string
 	// Git is the git binary; empty means "git" from PATH.
 	Git string
+	// ServerURL is the GitHub server (GITHUB_SERVER_URL; empty:
+	// https://github.com): the only host the token is ever sent to (TB2).
+	ServerURL string
 
 	mu    sync.Mutex
 	calls [][]string
@@ -77,7 +80,7 @@ func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args 
 	if bin == "" {
 		bin = "git"
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, append(hardening(), args...)...)
 	cmd.Dir = r.Dir
 	if r.Env != nil || extraEnv != nil {
 		env := r.Env

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // Scenario is one scripted run of the review loop.
@@ -59,6 +61,11 @@ type Repository struct {
 	// Collaborators maps extra logins to their author association
 	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE).
 	Collaborators map[string]string `yaml:"collaborators"`
+	// Permissions maps logins to their repository role (admin, maintain,
+	// write, triage, read, none) as the collaborator permission API
+	// reports it; a collaborator without one gets admin as OWNER, write as
+	// MEMBER or COLLABORATOR, read otherwise (TB3).
+	Permissions map[string]string `yaml:"permissions"`
 }
 
 // PR is the pull request under review. Files are committed on the head
@@ -476,6 +483,11 @@ func (sc Scenario) Validate() error {
 	for l, a := range sc.Repository.Collaborators {
 		if a == "" || !slices.Contains(knownAssoc, a) {
 			bad("repository.collaborators.%s: association %q is not one of %v", l, a, knownAssoc[1:])
+		}
+	}
+	for l, p := range sc.Repository.Permissions {
+		if !slices.Contains(ghfake.Roles, p) {
+			bad("repository.permissions.%s: role %q is not one of %v", l, p, ghfake.Roles)
 		}
 	}
 	if len(sc.Engines) == 0 {
