@@ -95,3 +95,43 @@ func TestExamples_CheckRunsOfOtherAppsStartNoJob(t *testing.T) {
 		}
 	}
 }
+
+// TestExamples_TheStartLabelWakesTheLoopAndNoOtherLabelDoes: with
+// start-on: command (the default) the `review-loop` label starts a loop,
+// so the examples that wake on pull_request listen to `labeled`, and their
+// job-level if: lets through only that label.
+func TestExamples_TheStartLabelWakesTheLoopAndNoOtherLabelDoes(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"review-loop.yml", "review-loop-hardened.yml"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf struct {
+			On struct {
+				PullRequest struct {
+					Types []string `yaml:"types"`
+				} `yaml:"pull_request"`
+			} `yaml:"on"`
+			Jobs map[string]struct {
+				If    string `yaml:"if"`
+				Needs any    `yaml:"needs"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(b, &wf); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Contains(wf.On.PullRequest.Types, "labeled") {
+			t.Errorf("%s: pull_request types %q lack labeled: the review-loop label cannot start a loop", name, wf.On.PullRequest.Types)
+		}
+		want := "(github.event.action != 'labeled' || github.event.label.name == 'review-loop')"
+		for job, j := range wf.Jobs {
+			if j.Needs != nil {
+				continue
+			}
+			if cond := strings.Join(strings.Fields(j.If), " "); !strings.Contains(cond, want) {
+				t.Errorf("%s: job %s starts a runner for every label; its if: needs %s\n got: %s", name, job, want, cond)
+			}
+		}
+	}
+}
