@@ -110,6 +110,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
+	c.fillContextHashes(ctx)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func (c *prCycle) run(ctx context.Context) error {
 // comment (or may, after an in-job wait).
 func (c *prCycle) acts() bool {
 	switch {
-	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix:
+	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix, loop.RecallsToAnswer(c.plan):
 		return true
 	case c.plan.Action == loop.ActionWait:
 		return c.cfg.InJobWait > 0
@@ -499,6 +500,7 @@ func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Obser
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
+		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
 	}
 }
 

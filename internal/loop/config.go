@@ -51,6 +51,9 @@ type Config struct {
 	// KeepDraft keeps a draft PR a draft even when a selected engine
 	// no-ops on drafts (IN3).
 	KeepDraft bool
+	// YieldFor is how long a person's push, changes-requested review or
+	// thread reply pauses the fixing (HY1).
+	YieldFor time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -59,6 +62,7 @@ func DefaultConfig() Config {
 		MaxCommits:       20,
 		MaxActiveMinutes: 240,
 		MaxIdlePolls:     10,
+		YieldFor:         30 * time.Minute,
 		StallFactor:      3,
 		NormalLatency: map[string]time.Duration{
 			// Bugbot's p50 is 165 s with a long tail to about 635 s.
@@ -98,6 +102,7 @@ func (c Config) Validate() error {
 	atLeast("MaxCommits", int64(c.MaxCommits), 0)
 	atLeast("MaxActiveMinutes", int64(c.MaxActiveMinutes), 0)
 	atLeast("MaxIdlePolls", int64(c.MaxIdlePolls), 0)
+	atLeast("YieldFor", int64(c.YieldFor), 0)
 	atLeast("StallFactor", int64(c.StallFactor), 1)
 	atLeast("MaxConsecutiveErrors", int64(c.MaxConsecutiveErrors), 1)
 	atLeast("NoProgressRepeats", int64(c.NoProgressRepeats), 1)

@@ -38,6 +38,8 @@ type Options struct {
 	Progress io.Writer
 	// Log receives the action's diagnostics; nil discards them.
 	Log *slog.Logger
+	// Why adds the rule behind each cycle's decision to the progress.
+	Why bool
 	// OnAdvance, when set, is called each time virtual time moves, with the
 	// world (benchmarks use it to run a polling baseline beside the loop).
 	OnAdvance func(w *sim.World)
@@ -59,6 +61,9 @@ type Result struct {
 	LastCommit string
 	// Triggers counts, per engine and head SHA, how often it was asked to review.
 	Triggers map[string]map[string]int
+	// CycleErrors are the errors cycles returned (a crash the scenario
+	// scripted is not one).
+	CycleErrors []string
 }
 
 // Run plays sc to its end and checks the outcome.
@@ -83,6 +88,11 @@ type run struct {
 	dir       string
 	workspace string
 	fixerSrv  *httptest.Server
+	// agentDir holds the simulated agent CLIs (claude, codex) put first on
+	// the fixer's PATH; judgeSrv is the local Messages API the built-in
+	// judge talks to when anthropic-api-key is set.
+	agentDir  string
+	judgeSrv  *httptest.Server
 	counts    github.Counts
 	seenDisp  int
 	lastPlan  loop.Plan
@@ -137,12 +147,15 @@ func (r *run) setup() error {
 	// The scripted fixer needs the World (it knows each finding's fix):
 	// the helper child process calls back over loopback.
 	r.fixerSrv = httptest.NewServer(http.HandlerFunc(r.serveFix))
-	return nil
+	return r.setupAgents()
 }
 
 func (r *run) cleanup() {
 	if r.fixerSrv != nil {
 		r.fixerSrv.Close()
+	}
+	if r.judgeSrv != nil {
+		r.judgeSrv.Close()
 	}
 	_ = os.RemoveAll(r.dir)
 }
@@ -341,6 +354,10 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 			return nil
 		},
 		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},
+		ChildPath:     r.agentDir,
+	}
+	if r.judgeSrv != nil {
+		deps.AnthropicBaseURL = r.judgeSrv.URL
 	}
 	if kill {
 		deps.CrashAfterPush = r.w.TakeKill
@@ -370,10 +387,14 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 			r.progress(" · %s", pr.Skipped)
 		}
 		r.progress("\n")
+		if r.opts.Why && pr.Plan.Why != "" {
+			r.progress("   why: %s\n", pr.Plan.Why)
+		}
 		for _, e := range pr.Plan.Engines {
 			r.progress("   %-10s review %s%s\n", e.Engine, e.State, verdictNote(e))
-			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), ids(e.Active))
+			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), r.findingsNote(e))
 		}
+		r.fixNote(pr)
 	} else {
 		r.progress("── cycle %d · %s → nothing to do\n", r.cycles, ev.Name)
 	}
@@ -389,17 +410,6 @@ func verdictNote(e loop.EngineReport) string {
 		s += " · " + e.Note
 	}
 	return s
-}
-
-func ids(v []int64) string {
-	if len(v) == 0 {
-		return ""
-	}
-	parts := make([]string, len(v))
-	for i, id := range v {
-		parts[i] = fmt.Sprint(id)
-	}
-	return ": " + strings.Join(parts, ", ")
 }
 
 func (r *run) progress(format string, args ...any) {
@@ -451,6 +461,31 @@ func (r *run) result() Result {
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
-	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
+	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
+}
+
+// checkCycleErrors reports each cycle error no expected substring matches,
+// and each expected substring no cycle error matched.
+func checkCycleErrors(errs, expected []string) []string {
+	var problems []string
+	matched := make([]bool, len(expected))
+	for _, e := range errs {
+		ok := false
+		for i, x := range expected {
+			if strings.Contains(e, x) {
+				matched[i], ok = true, true
+			}
+		}
+		if !ok {
+			problems = append(problems, "unexpected cycle error: "+e)
+		}
+	}
+	for i, x := range expected {
+		if !matched[i] {
+			problems = append(problems, fmt.Sprintf("expected a cycle error containing %q, got none", x))
+		}
+	}
+	return problems
 }
