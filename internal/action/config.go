@@ -66,6 +66,16 @@ type Config struct {
 	// SharedPaths are globs of shared helpers besides the default names
 	// and Go packages imported by two or more packages (TR2).
 	SharedPaths []string
+	// SweepFanout is how the scheduled sweep advances the live loops it
+	// finds (`sweep-fanout`): dispatch (one workflow run per loop, each in
+	// its own concurrency group) or inline (cycled in the sweep's job,
+	// at most sweepBudget of them).
+	SweepFanout string
+	// RateLimitFloor and RateLimitFloorPercent are `rate-limit-floor` (an
+	// absolute number of requests, or a percentage of the limit): under it
+	// a waiting or triggering cycle defers to the budget's reset (B7).
+	RateLimitFloor        int
+	RateLimitFloorPercent int
 
 	// Actions context.
 	EventName   string
@@ -95,6 +105,7 @@ var inputNames = []string{
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
 	"version", "mode", "artifact-dir", "start-on", "shared-paths",
+	"sweep-fanout", "rate-limit-floor",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -175,6 +186,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		ArtifactDir:          in("artifact-dir", ""),
 		StartOn:              strings.ToLower(in("start-on", "command")),
 		SharedPaths:          splitList(in("shared-paths", "")),
+		SweepFanout:          strings.ToLower(in("sweep-fanout", SweepDispatch)),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -238,6 +250,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	case "report", "issue":
 	default:
 		errs = append(errs, fmt.Errorf("input non-blocking: %q is not report or issue", c.NonBlocking))
+	}
+	switch c.SweepFanout {
+	case SweepDispatch, SweepInline:
+	default:
+		errs = append(errs, fmt.Errorf("input sweep-fanout: %q is not dispatch or inline", c.SweepFanout))
+	}
+	if err := c.parseRateLimitFloor(in("rate-limit-floor", "10%")); err != nil {
+		errs = append(errs, err)
 	}
 	switch c.StartOn {
 	case "command", "auto":

@@ -309,6 +309,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc.PollInterval = c.PollInterval
 	lc.PollTimeout = c.PollTimeout
 	lc.KeepDraft = c.KeepDraft
+	lc.RateLimitFloor, lc.RateLimitFloorPercent = c.RateLimitFloor, c.RateLimitFloorPercent
 	if err := lc.Validate(); err != nil {
 		return lc, fmt.Errorf("inputs: %w", err)
 	}
