@@ -50,6 +50,8 @@ func buildMux() {
 	h("POST /repos/{owner}/{repo}/pulls/{number}/copilot-code-review", requestCopilot)
 	h("POST /repos/{owner}/{repo}/actions/workflows/{file}/dispatches", dispatchWorkflow)
 	h("POST /repos/{owner}/{repo}/issues", createIssue)
+	h("POST /repos/{owner}/{repo}/issues/{number}/labels", addLabels)
+	h("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name}", removeLabel)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/comments", listReviewComments)
