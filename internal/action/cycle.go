@@ -84,6 +84,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
+		c.markLive(ctx) // a finished loop still marked live is unmarked
 		return nil
 	}
 	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
@@ -131,7 +132,8 @@ func (c *prCycle) run(ctx context.Context) error {
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
 		c.st = before
-		c.finish() // H9: a wake on a finished loop still sets every output
+		c.markLive(ctx) // a finished loop left marked live is unmarked
+		c.finish()      // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -160,6 +162,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.write(ctx, acts); err != nil {
 		return errors.Join(actErr, err)
 	}
+	c.markLive(ctx)
 	c.chain(ctx)
 	c.finish()
 	return actErr
@@ -331,6 +334,7 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 	if err := c.save(ctx); err != nil {
 		return err
 	}
+	c.markLive(ctx)
 	c.finish()
 	return nil
 }
@@ -486,11 +490,13 @@ func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
 }
 
 func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Observation {
-	return loop.Observation{
+	o := loop.Observation{
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 	}
+	o.Budget, o.GraphQLBudget = loopBudgets(c.gh)
+	return o
 }
 
 func (c *prCycle) logPlan() {

@@ -35,15 +35,18 @@ func (c *Client) RemoveLabel(ctx context.Context, owner, repo string, number int
 
 // ListLabeledPullRequests lists the open PRs carrying label, 100 per
 // GraphQL request: the sweep's one read, whatever the number of open PRs.
+// It also returns the default branch (a dispatch's ref), at no cost.
 // https://docs.github.com/en/graphql/reference/objects#repository — pullRequests(labels:, states: OPEN)
-func (c *Client) ListLabeledPullRequests(ctx context.Context, owner, repo, label string) ([]PRRef, error) {
+func (c *Client) ListLabeledPullRequests(ctx context.Context, owner, repo, label string) ([]PRRef, string, error) {
 	var out []PRRef
+	var defaultBranch string
 	var cursor *githubv4.String
 	for {
 		var q struct {
 			RateLimit  *rateLimitQ
 			Repository *struct {
-				PullRequests struct {
+				DefaultBranchRef *struct{ Name string }
+				PullRequests     struct {
 					PageInfo struct {
 						HasNextPage bool
 						EndCursor   string
@@ -62,18 +65,21 @@ func (c *Client) ListLabeledPullRequests(ctx context.Context, owner, repo, label
 		vars := map[string]any{"owner": githubv4.String(owner), "name": githubv4.String(repo),
 			"labels": []githubv4.String{githubv4.String(label)}, "cursor": cursor}
 		if err := c.gql.Query(qctx, &q, vars); err != nil {
-			return nil, fmt.Errorf("listing the open pull requests of %s/%s labelled %s: %w", owner, repo, label, gqlErr(op, rec, err))
+			return nil, "", fmt.Errorf("listing the open pull requests of %s/%s labelled %s: %w", owner, repo, label, gqlErr(op, rec, err))
 		}
 		c.recordGraphQLRateLimit(q.RateLimit)
 		if q.Repository == nil {
-			return nil, &APIError{Op: op, Status: http.StatusNotFound, Message: "repository " + owner + "/" + repo + " not found"}
+			return nil, "", &APIError{Op: op, Status: http.StatusNotFound, Message: "repository " + owner + "/" + repo + " not found"}
+		}
+		if q.Repository.DefaultBranchRef != nil {
+			defaultBranch = q.Repository.DefaultBranchRef.Name
 		}
 		for _, n := range q.Repository.PullRequests.Nodes {
 			out = append(out, PRRef{Number: n.Number, HeadRef: n.HeadRefName, HeadSHA: n.HeadRefOid, IsDraft: n.IsDraft})
 		}
 		pi := q.Repository.PullRequests.PageInfo
 		if !pi.HasNextPage || pi.EndCursor == "" {
-			return out, nil
+			return out, defaultBranch, nil
 		}
 		next := githubv4.String(pi.EndCursor)
 		cursor = &next

@@ -62,9 +62,9 @@ func TestLabels_liveLoopsAreListedByLabelOnly(t *testing.T) {
 	if err := e.c.RemoveLabel(ctx, "o", "r", live[0], "review-loop:live"); err != nil {
 		t.Fatalf("removing a label the PR no longer carries: %v", err)
 	}
-	prs, err := e.c.ListLabeledPullRequests(ctx, "o", "r", "review-loop:live")
-	if err != nil {
-		t.Fatal(err)
+	prs, def, err := e.c.ListLabeledPullRequests(ctx, "o", "r", "review-loop:live")
+	if err != nil || def != "main" {
+		t.Fatalf("default branch %q, err %v", def, err)
 	}
 	var got []int
 	for _, p := range prs {
