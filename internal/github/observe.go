@@ -95,7 +95,7 @@ type observeQ struct {
 	}
 	// RateLimit is the GraphQL budget after this query (B7); it costs no
 	// extra point.
-	RateLimit *rateLimitQ
+	RateLimit  *rateLimitQ
 	Repository *struct {
 		NameWithOwner    string
 		DefaultBranchRef *struct {
