@@ -46,6 +46,8 @@ type prCycle struct {
 	finished bool
 	// lost says why a loop's state could not be found or read (SC3).
 	lost string
+	// rateRead is set once this cycle asked for the REST budget (B7).
+	rateRead bool
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -113,7 +115,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 
 	before := c.st
-	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
+	c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
 	c.res.Plan = c.plan
 	c.logPlan()
 	switch {
@@ -489,13 +491,13 @@ func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
 	return false
 }
 
-func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Observation {
+func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
 	o := loop.Observation{
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 	}
-	o.Budget, o.GraphQLBudget = loopBudgets(c.gh)
+	o.Budget, o.GraphQLBudget = c.budgets(ctx)
 	return o
 }
 

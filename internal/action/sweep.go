@@ -127,3 +127,17 @@ func loopBudgets(gh *github.Client) (core, gql *loop.Budget) {
 	c, g := rateBudgets(gh)
 	return conv(c), conv(g)
 }
+
+// budgets are the API budgets for the loop's decision (B7). The GraphQL
+// one comes with the observation; the REST one, when no REST response of
+// this run carried it yet, is read once from GET /rate_limit, which GitHub
+// does not count against any budget. A failed read leaves it unknown.
+func (c *prCycle) budgets(ctx context.Context) (core, gql *loop.Budget) {
+	if _, ok := c.gh.RateLimit("core"); !ok && !c.rateRead {
+		c.rateRead = true
+		if err := c.gh.ReadRateLimits(ctx); err != nil {
+			c.Log.Warn("reading the API budget", "err", err)
+		}
+	}
+	return loopBudgets(c.gh)
+}

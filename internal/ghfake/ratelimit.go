@@ -139,3 +139,14 @@ func (f *Fake) rateLimited(w http.ResponseWriter, gql bool) {
 	writeJSON(w, http.StatusForbidden, map[string]any{"message": "API rate limit exceeded for installation.",
 		"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
 }
+
+// https://docs.github.com/en/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user
+// Free: it is not charged (ServeHTTP).
+func getRateLimit(f *Fake, id Identity, w http.ResponseWriter, _ *http.Request) {
+	res := map[string]any{}
+	for _, name := range []string{ResourceCore, ResourceGraphQL} {
+		rl := f.RateLimit(id.Login, name)
+		res[name] = map[string]any{"limit": rl.Limit, "remaining": rl.Remaining, "used": rl.Limit - rl.Remaining, "reset": rl.Reset.Unix()}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"resources": res, "rate": res[ResourceCore]})
+}

@@ -41,6 +41,7 @@ func buildMux() {
 		})
 	}
 	h("GET /user", getUser)
+	h("GET /rate_limit", getRateLimit)
 	h("POST /repos/{owner}/{repo}/issues/{number}/comments", createIssueComment)
 	h("GET /repos/{owner}/{repo}/issues/comments/{id}", getIssueComment)
 	h("PATCH /repos/{owner}/{repo}/issues/comments/{id}", updateIssueComment)

@@ -134,7 +134,9 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isGQL {
 		resource = ResourceGraphQL
 	}
-	overBudget := ok && f.charge(sw, id.Login, resource)
+	// GET /rate_limit does not count against the primary rate limit
+	// (docs.github.com/en/rest/rate-limit/rate-limit).
+	overBudget := ok && r.URL.Path != "/rate_limit" && f.charge(sw, id.Login, resource)
 	defer func() {
 		entry.Status = sw.status
 		f.mu.Lock()

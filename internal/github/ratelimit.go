@@ -1,11 +1,15 @@
 package github
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	gh "github.com/google/go-github/v62/github"
 )
 
 // RateBudget is one API budget as GitHub last reported it.
@@ -76,4 +80,21 @@ func (c *Client) RateLimit(resource string) (RateBudget, bool) {
 	defer c.budgets.mu.Unlock()
 	rb, ok := c.budgets.m[resource]
 	return rb, ok
+}
+
+// ReadRateLimits reads the REST and GraphQL budgets in one request that
+// GitHub does not count against them, so a run knows both before its
+// first decision (B7).
+// https://docs.github.com/en/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user
+func (c *Client) ReadRateLimits(ctx context.Context) error {
+	rl, resp, err := c.rest.RateLimit.Get(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the rate limits: %w", restErr("GET /rate_limit", resp, err))
+	}
+	for name, r := range map[string]*gh.Rate{"core": rl.GetCore(), "graphql": rl.GetGraphQL()} {
+		if r != nil && r.Limit > 0 {
+			c.budgets.set(RateBudget{Resource: name, Limit: r.Limit, Remaining: r.Remaining, Reset: r.Reset.Time.UTC()})
+		}
+	}
+	return nil
 }
