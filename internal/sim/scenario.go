@@ -45,6 +45,9 @@ type Scenario struct {
 	// before the scenario's PR (so its PR is the newest) and without a
 	// loop: a busy repository for the sweep.
 	OpenPRs int `yaml:"open_prs"`
+	// RateRemaining, when positive, is how much of the action token's
+	// REST budget is left at the start (other runs spent the rest).
+	RateRemaining int `yaml:"rate_remaining"`
 
 	// File is the path the scenario was loaded from.
 	File string `yaml:"-"`

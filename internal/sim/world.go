@@ -221,6 +221,9 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	for _, name := range sortedKeys(sc.Engines) {
 		w.bots = append(w.bots, newBot(w, name, sc.Engines[name]))
 	}
+	if sc.RateRemaining > 0 {
+		fake.SetRateRemaining(ActionsLogin, ghfake.ResourceCore, sc.RateRemaining)
+	}
 	fake.OnIssueComment(w.onIssueComment)
 	fake.OnReviewRequested(w.onReviewRequested)
 	fake.OnPush(w.onPush)
