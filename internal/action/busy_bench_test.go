@@ -70,13 +70,25 @@ func engineEvent(pr int, head string) map[string]any {
 
 // actionRequests counts the fake's logged requests made by the action's token.
 func actionRequests(f *ghfake.Fake) int {
-	n := 0
+	rest, gql, free := actionCharges(f)
+	return rest + gql + free
+}
+
+// actionCharges splits them by budget: REST requests and GraphQL points
+// charged, and the free GET /rate_limit reads.
+func actionCharges(f *ghfake.Fake) (rest, gql, free int) {
 	for _, q := range f.Requests() {
-		if q.Login == "github-actions" {
-			n++
+		switch {
+		case q.Login != "github-actions":
+		case q.Path == "/rate_limit":
+			free++
+		case q.Path == "/graphql":
+			gql++
+		default:
+			rest++
 		}
 	}
-	return n
+	return rest, gql, free
 }
 
 // BenchmarkSweep measures the scheduled sweep's own requests against the
@@ -127,6 +139,8 @@ func BenchmarkBusyRepository(b *testing.B) {
 		cycles := map[int]int{}
 		var maxGap time.Duration
 		perHour := make([]int, int(day/time.Hour))
+		restHour := make([]int, len(perHour))
+		gqlHour := make([]int, len(perHour))
 		ran := func(res Result) {
 			for _, p := range res.PRs {
 				if p.Dispatched && p.Plan.Action == "" {
@@ -176,12 +190,17 @@ func BenchmarkBusyRepository(b *testing.B) {
 				}
 				ran(res)
 			}
-			perHour[int(t/time.Hour)] += actionRequests(r.fake)
+			rest, gql, free := actionCharges(r.fake)
+			h := int(t / time.Hour)
+			perHour[h] += rest + gql + free
+			restHour[h] += rest
+			gqlHour[h] += gql
 		}
 		b.StopTimer()
-		peak, sum := 0, 0
-		for _, h := range perHour {
+		peak, sum, peakREST, peakGQL := 0, 0, 0, 0
+		for i, h := range perHour {
 			peak, sum = max(peak, h), sum+h
+			peakREST, peakGQL = max(peakREST, restHour[i]), max(peakGQL, gqlHour[i])
 		}
 		fewest := -1
 		for _, n := range r.live {
@@ -193,6 +212,8 @@ func BenchmarkBusyRepository(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(peak), "peak-requests/hour")
+		b.ReportMetric(float64(peakREST), "peak-rest/hour")
+		b.ReportMetric(float64(peakGQL), "peak-graphql-points/hour")
 		b.ReportMetric(float64(sum)/float64(len(perHour)), "mean-requests/hour")
 		b.ReportMetric(maxGap.Minutes(), "max-wait-minutes")
 		b.ReportMetric(float64(fewest), "fewest-cycles/loop")
