@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/procenv"
 	"github.com/review-loop/review-loop/internal/scenario"
 )
 
@@ -27,9 +28,16 @@ func main() {
 		}
 		os.Exit(int(action.ExitOK))
 	}
+	// Before anything runs a child: drop the secrets from this process's
+	// environment (TB1; see internal/procenv).
+	sealed, err := procenv.Seal()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "review-loop:", err)
+		os.Exit(int(action.ExitError))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := action.Main(ctx, os.Args[1:], action.Env{
-		Getenv:  os.Getenv,
+		Getenv:  sealed.Getenv,
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Version: version,

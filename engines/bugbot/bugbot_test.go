@@ -82,15 +82,53 @@ func TestParse_prDescriptionSummaryIsNoVerdict(t *testing.T) {
 	}
 }
 
+// TestParse_everySampleWithoutPanicOrClean reads every block of every
+// real sample (and each whole file) as a finding and as a summary. Every
+// summary is checked against what the block states: a block reads clean
+// only where it says Bugbot found no issues, and never while it announces
+// potential issues; a block that is no review summary reads as unknown.
 func TestParse_everySampleWithoutPanicOrClean(t *testing.T) {
-	for _, s := range samples.Load(t, "bugbot") {
-		for _, b := range append(samples.Blocks(s.Text), s.Text) {
+	clean := Summary{Known: true, Clean: true}
+	count := func(n int) Summary { return Summary{Known: true, Count: n} }
+	// Per sample prefix: the summary of each block, then of the whole file.
+	want := map[string][]Summary{
+		"01-": {{}, {}},
+		"02-": {{}, {}},
+		"04-": {clean, clean, count(1), clean, count(1)},
+		"05-": {{}, {}, {}, {}},
+		"06-": {{}, {}},
+		// A: the check-run progress text is no review summary (S2); B
+		// states 2 potential issues; E is the documented "found no
+		// issues" wording.
+		"08-": {{}, count(2), {}, clean, count(2)},
+		"09-": {{}, count(2), count(2)},
+		"10-": {count(1), {}, count(1)},
+	}
+	all := samples.Load(t, "bugbot")
+	for _, s := range all {
+		exp, ok := want[s.Name[:3]]
+		if !ok {
+			t.Errorf("%s: a new sample; state what each of its blocks announces", s.Name)
+			continue
+		}
+		blocks := append(samples.Blocks(s.Text), s.Text)
+		if len(blocks) != len(exp) {
+			t.Errorf("%s: %d blocks, want %d", s.Name, len(blocks), len(exp))
+			continue
+		}
+		for i, b := range blocks {
 			p := ParseFinding(b)
 			if p.Severity == "" {
-				t.Errorf("%s: empty severity", s.Name)
+				t.Errorf("%s block %d: empty severity", s.Name, i)
 			}
-			_ = ParseSummary(b)
+			got := ParseSummary(b)
+			if got != exp[i] {
+				t.Errorf("%s block %d: summary %+v, want %+v", s.Name, i, got, exp[i])
+			}
 		}
+	}
+	if len(all) != len(want) {
+		t.Errorf("%d samples, want %d", len(all), len(want))
 	}
 }
 

@@ -207,12 +207,24 @@ func fixOutcome(o fix.Outcome) string {
 // gitRunner returns the git runner of the checkout, with tokens kept out
 // of git's environment.
 func (c *prCycle) gitRunner() *git.Runner {
-	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ())}
+	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ()), ServerURL: c.cfg.ServerURL}
 }
 
 // runFixes puts the checkout on the PR head and runs the fix pipeline.
 func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
 	g := c.gitRunner()
+	dropped, err := g.DropPersistedCredentials(ctx)
+	if err != nil {
+		return fix.CycleResult{}, err
+	}
+	if len(dropped) > 0 {
+		c.gha.Warningf("review-loop: removed the credential the checkout persisted in .git/config (%s), where every command could read it; check out with persist-credentials: false", strings.Join(dropped, ", "))
+	}
+	base, err := g.Snapshot(ctx)
+	if err != nil {
+		return fix.CycleResult{}, fmt.Errorf("reading the checkout's git config and hooks: %w", err)
+	}
+	c.gitBaseline = base
 	if err := c.checkoutHead(ctx, g); err != nil {
 		return fix.CycleResult{}, err
 	}
@@ -289,7 +301,7 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 	repo := &git.Repo{Git: c.gitRunner(), Guard: git.Guard{
 		HeadBranch: c.obs.HeadRef, DefaultBranch: c.obs.DefaultBranch, Protected: protected,
 		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
-	}}
+	}, Baseline: c.gitBaseline}
 	var closed []git.Closed
 	for _, id := range cyc.Fixed() {
 		f := byID[id]
@@ -459,8 +471,20 @@ func (c *prCycle) handBack(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("filing the non-blocking item %s as an issue: %w", it.ID, err)
 		}
-		c.st = st
+		c.st = recordIssue(st, it.ID, url)
 		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
 	}
 	return nil
+}
+
+// recordIssue keeps the URL of the issue filed for non-blocking item id,
+// so the report shows it is tracked (J5).
+func recordIssue(st state.State, id, url string) state.State {
+	s := st.Clone()
+	for i := range s.NonBlocking {
+		if s.NonBlocking[i].ID == id {
+			s.NonBlocking[i].Issue = url
+		}
+	}
+	return s
 }

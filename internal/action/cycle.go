@@ -11,6 +11,7 @@ import (
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -42,6 +43,9 @@ type prCycle struct {
 	plan     loop.Plan
 	notices  []string
 	res      PRResult
+	// gitBaseline is the checkout's git config and hooks before any
+	// command of this cycle ran; every push is checked against it (TB2).
+	gitBaseline *git.Snapshot
 	// finished is set once the outputs and job summary are written (H9).
 	finished bool
 	// lost says why a loop's state could not be found or read (SC3).
@@ -157,7 +161,7 @@ func (c *prCycle) run(ctx context.Context) error {
 		return actErr
 	}
 	if actErr != nil {
-		c.st = loop.RecordError(c.st, actErr.Error(), false, c.Now())
+		c.st = loop.RecordError(c.st, c.publicError(actErr), false, c.Now())
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
@@ -270,6 +274,11 @@ func sameLogin(a, b string) bool {
 func (c *prCycle) command(ctx context.Context) (bool, error) {
 	cmd := c.wake.Command
 	if cmd == nil {
+		return true, nil
+	}
+	if why := c.refuseWithoutWrite(ctx, string(cmd.Kind)); why != "" {
+		c.gha.Warningf("review-loop: %s", why)
+		c.react(ctx, "confused")
 		return true, nil
 	}
 	c.react(ctx, "eyes")

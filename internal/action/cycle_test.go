@@ -47,6 +47,9 @@ func newWorld(t testing.TB, files map[string]string) *world {
 	if err := w.fake.AddRepo("octo", "app", "main"); err != nil {
 		t.Fatal(err)
 	}
+	if err := w.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
+		t.Fatal(err)
+	}
 	if files == nil {
 		files = map[string]string{"calc/calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"}
 	}

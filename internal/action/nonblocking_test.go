@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,9 +55,25 @@ func TestRule_J5_NonBlockingItemsAreFiledAsIssues(t *testing.T) {
 	if len(issues) != 1 || !strings.Contains(issues[0].Title, "Name the helper") {
 		t.Fatalf("issues = %+v", issues)
 	}
-	_, body := statusState(t, w.fake)
+	st, body := statusState(t, w.fake)
 	if !strings.Contains(body, "Name the helper") {
 		t.Errorf("the report does not list the non-blocking item:\n%s", body)
+	}
+	// The issue's URL is kept with the item and shown (J5: the reviewer
+	// sees it is tracked), in the status comment and the JSON report.
+	url := issues[0].URL
+	if len(st.NonBlocking) != 1 || st.NonBlocking[0].Issue != url {
+		t.Errorf("state items %+v, want the issue URL %s kept", st.NonBlocking, url)
+	}
+	if !strings.Contains(body, "tracked in "+url) {
+		t.Errorf("the status comment does not link the issue %s:\n%s", url, body)
+	}
+	raw, err := os.ReadFile(res.PRs[0].Outputs["report-json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"issue":"`+url+`"`) && !strings.Contains(string(raw), `"issue": "`+url+`"`) {
+		t.Errorf("the JSON report has no issue field for the item:\n%s", raw)
 	}
 	// A later wake on the finished loop files nothing twice.
 	run()

@@ -103,14 +103,16 @@ func (d *Deps) defaults() {
 // runner holds what every PR of one run shares.
 type runner struct {
 	Deps
-	cfg      Config
-	gha      *githubactions.Action
-	gh       *github.Client
-	trigger  *github.Client // built with trigger-token, nil without one
-	registry *engines.Registry
-	repoCfg  repoConfig
-	loopCfg  loop.Config
-	judge    judge.Judge
+	cfg     Config
+	gha     *githubactions.Action
+	gh      *github.Client
+	trigger *github.Client // built with trigger-token, nil without one
+	// permissions caches each commenter's repository permission (TB3).
+	permissions map[string]github.Permission
+	registry    *engines.Registry
+	repoCfg     repoConfig
+	loopCfg     loop.Config
+	judge       judge.Judge
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each

@@ -204,7 +204,8 @@ func TestCycle_EditConflictMeansAnotherRunWon(t *testing.T) {
 }
 
 // TestCycle_TwoConcurrentCyclesNeverBothPush runs two cycles for the same
-// PR at once, each with its own checkout; at most one fix commit lands.
+// PR at once, each with its own checkout; exactly one fix commit lands and
+// the other cycle stops without error.
 func TestCycle_TwoConcurrentCyclesNeverBothPush(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, nil)
@@ -253,11 +254,17 @@ func TestCycle_TwoConcurrentCyclesNeverBothPush(t *testing.T) {
 			pushes++
 		}
 	}
-	if pushes > 1 {
-		t.Fatalf("both concurrent cycles pushed: %v %v", errs, results)
+	if pushes != 1 {
+		t.Fatalf("%d concurrent cycles pushed, want exactly one (the other stops): %v %v", pushes, errs, results)
 	}
-	if pushes == 0 && errs[0] != nil && errs[1] != nil {
-		t.Fatalf("neither cycle pushed nor stopped cleanly: %v / %v", errs[0], errs[1])
+	for i := range results {
+		if len(results[i].PRs) > 0 && results[i].PRs[0].Pushed != "" {
+			if got := w.fake.HeadSHA("octo", "app", 1); got != results[i].PRs[0].Pushed {
+				t.Errorf("PR head %s is not the one push %s", got, results[i].PRs[0].Pushed)
+			}
+		} else if errs[i] != nil {
+			t.Errorf("the cycle that did not push failed instead of stopping: %v", errs[i])
+		}
 	}
 }
 

@@ -46,6 +46,14 @@ func (c *prCycle) reportInput() report.Input {
 	if c.res.Pushed != "" {
 		in.LastCommit = c.res.Pushed
 	}
+	for _, it := range c.st.NonBlocking {
+		if it.Issue != "" {
+			if in.NonBlockingIssues == nil {
+				in.NonBlockingIssues = map[string]string{}
+			}
+			in.NonBlockingIssues[it.ID] = it.Issue
+		}
+	}
 	for _, v := range c.views {
 		for _, f := range v.Findings {
 			in.Titles[f.CommentID] = f.Title

@@ -13,10 +13,19 @@ import (
 // test failure instead of a skip (CI sets it).
 const RequiredEnv = "REVIEW_LOOP_CONTRACT"
 
-// Dir returns ../shared/github relative to the module root (the directory
-// holding go.mod, found by walking up from the working directory), and
-// whether it exists.
+// DirEnv names a folder with the same layout as ../shared/github that
+// replaces it (CI lays GitHub's published descriptions out there from
+// their npm packages, see scripts/github-data).
+const DirEnv = "REVIEW_LOOP_GITHUB_DATA"
+
+// Dir returns the folder named by DirEnv, or else ../shared/github
+// relative to the module root (the directory holding go.mod, found by
+// walking up from the working directory), and whether it exists.
 func Dir() (string, bool) {
+	if p := os.Getenv(DirEnv); p != "" {
+		st, err := os.Stat(p)
+		return filepath.Clean(p), err == nil && st.IsDir()
+	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", false
@@ -43,7 +52,7 @@ func SharedDir(t testing.TB) string {
 	if ok {
 		return p
 	}
-	msg := "GitHub reference data not found: contract tests need ../shared/github beside the module root (OpenAPI in rest/, GraphQL schema in graphql/, webhook examples in webhooks/); looked at " + p
+	msg := "GitHub reference data not found at " + p + ": contract tests need ../shared/github beside the module root, or " + DirEnv + " naming a folder of that layout (OpenAPI in rest/, GraphQL schema in graphql/, webhook examples in webhooks/)"
 	if os.Getenv(RequiredEnv) == "required" {
 		t.Fatal(msg)
 	}
@@ -57,5 +66,17 @@ func SchemaPath() string {
 	if !ok {
 		return ""
 	}
-	return filepath.Join(p, "graphql", "schema.docs.graphql")
+	return GraphQLSchema(p)
+}
+
+// GraphQLSchema returns the GraphQL schema file of the folder dir:
+// graphql/schema.docs.graphql (GitHub's docs schema, the newer one) when
+// present, else graphql/schema.graphql (the schema the
+// @octokit/graphql-schema package ships).
+func GraphQLSchema(dir string) string {
+	docs := filepath.Join(dir, "graphql", "schema.docs.graphql")
+	if _, err := os.Stat(docs); err == nil {
+		return docs
+	}
+	return filepath.Join(dir, "graphql", "schema.graphql")
 }

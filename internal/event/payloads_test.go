@@ -8,33 +8,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/review-loop/review-loop/internal/contract"
 )
 
 // webhooksDir finds the recorded webhook payloads (octokit/webhooks
-// examples) beside the repository: <dir holding go.mod>/../shared/github/webhooks.
+// examples) in the GitHub reference folder (contract.Dir: <dir holding
+// go.mod>/../shared/github, or the folder REVIEW_LOOP_GITHUB_DATA names).
 // They are read in place, never copied into the repository.
 func webhooksDir(t *testing.T) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := wd
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			t.Fatalf("no go.mod above %s", wd)
-		}
-		root = parent
-	}
-	dir := filepath.Join(root, "..", "shared", "github", "webhooks")
-	if _, err := os.Stat(dir); err != nil {
+	root, _ := contract.Dir()
+	dir := filepath.Join(root, "webhooks")
+	if _, err := os.Stat(dir); root == "" || err != nil {
 		msg := "webhook payload examples not found: they must be at " + dir +
 			" (<repository>/../shared/github/webhooks/<event>/<action>.json)"
-		if os.Getenv("REVIEW_LOOP_CONTRACT") == "required" {
+		if os.Getenv(contract.RequiredEnv) == "required" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)

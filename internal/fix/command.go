@@ -158,6 +158,11 @@ func (c *cycle) command(ctx context.Context, findings []loop.Finding) error {
 	if len(outside) > 0 {
 		return fmt.Errorf("the fixer edited files outside the findings it claims fixed: %s; the cycle's edits are reverted", strings.Join(outside, ", "))
 	}
+	for _, p := range changed {
+		if info, err := os.Lstat(filepath.Join(cfg.Dir, filepath.FromSlash(p))); err == nil && info.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("the fixer made %s a symlink; review-loop never commits one (TB5); the cycle's edits are reverted", p)
+		}
+	}
 
 	results := map[string]Result{}
 	for _, e := range reply.Outdated {

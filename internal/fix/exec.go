@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/review-loop/review-loop/internal/procenv"
 )
 
 // SplitCommand splits a configured command into argv the way a POSIX
@@ -70,21 +72,20 @@ func SplitCommand(s string) ([]string, error) {
 // ExpandPlaceholders replaces {files}, {dirs} and {packages} in argv: an
 // element that is exactly a placeholder becomes one element per value; a
 // placeholder inside a longer element is replaced by the values joined
-// with spaces. Packages are Go-style relative paths (`./internal/foo`).
+// with spaces. Every value is a ./-prefixed relative path (`./a.go`,
+// `./internal/foo`), so a PR file named like an option (`--x=…`) can
+// never become one (TB5).
 func ExpandPlaceholders(argv, files []string) []string {
-	var dirs, pkgs []string
+	var rel, dirs, pkgs []string
 	for _, f := range files {
+		rel = append(rel, dotSlash(f))
 		d := path.Dir(f)
-		if !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
-			if d == "." {
-				pkgs = append(pkgs, ".")
-			} else {
-				pkgs = append(pkgs, "./"+d)
-			}
+		if !slices.Contains(dirs, dotSlash(d)) {
+			dirs = append(dirs, dotSlash(d))
+			pkgs = append(pkgs, dotSlash(d))
 		}
 	}
-	values := map[string][]string{"{files}": files, "{dirs}": dirs, "{packages}": pkgs}
+	values := map[string][]string{"{files}": rel, "{dirs}": dirs, "{packages}": pkgs}
 	var out []string
 	for _, a := range argv {
 		if v, ok := values[a]; ok {
@@ -99,35 +100,19 @@ func ExpandPlaceholders(argv, files []string) []string {
 	return out
 }
 
-// tokenVar reports whether an environment variable carries a GitHub or
-// Actions token, which a child process never receives.
-func tokenVar(key string) bool {
-	k := strings.ToUpper(key)
-	switch k {
-	case "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "INPUT_TOKEN":
-		return true
+// dotSlash prefixes a relative path with ./ ("." stays ".").
+func dotSlash(p string) string {
+	p = path.Clean(p)
+	if p == "." || strings.HasPrefix(p, "/") {
+		return p
 	}
-	if !strings.Contains(k, "TOKEN") && !strings.Contains(k, "PAT") {
-		return false
-	}
-	for _, p := range []string{"GITHUB", "GH_", "INPUT_", "ACTIONS_"} {
-		if strings.HasPrefix(k, p) {
-			return true
-		}
-	}
-	return false
+	return "./" + p
 }
 
-// StripTokens returns env without any GitHub or Actions token variable.
+// StripTokens returns the environment a child process gets from env: the
+// one allow-list of procenv.Child (TB1), which keeps no token and no key.
 func StripTokens(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if !tokenVar(k) {
-			out = append(out, kv)
-		}
-	}
-	return out
+	return procenv.Child(env)
 }
 
 // ProcessError is a child command that failed, timed out or could not start.
@@ -157,6 +142,17 @@ func (e *ProcessError) Error() string {
 
 // Unwrap returns the process error.
 func (e *ProcessError) Unwrap() error { return e.Err }
+
+// Public is the error without the command's output: its role, argv and
+// exit status or reason, for records other people read (SC5). The output
+// belongs in the job log only.
+func (e *ProcessError) Public() string {
+	why := e.Err.Error()
+	if e.TimedOut {
+		why = "timed out"
+	}
+	return fmt.Sprintf("%s %q: %s", e.What, strings.Join(e.Argv, " "), why)
+}
 
 // runProcess runs argv in dir with env (tokens stripped) and a timeout
 // (0: none), returning stdout and stderr+stdout for messages.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -233,18 +234,62 @@ type setupError struct{ error }
 
 func (e *setupError) Unwrap() error { return e.error }
 
+// readFile reads a file of the checkout through os.Root, never through a
+// symlink (TB5).
 func (c *cycle) readFile(rel string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(c.p.cfg.Dir, filepath.FromSlash(rel)))
+	root, name, err := c.openRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(name)
 }
 
+// writeFile replaces a file of the checkout through os.Root: nothing is
+// written outside the repository or through a symlink (TB5), and the
+// file keeps its mode.
 func (c *cycle) writeFile(rel string, b []byte) error {
-	p := filepath.Join(c.p.cfg.Dir, filepath.FromSlash(rel))
-	info, err := os.Stat(p)
+	root, name, err := c.openRoot(rel)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	mode := os.FileMode(0o644)
-	if err == nil {
+	if info, err := root.Lstat(name); err == nil {
 		mode = info.Mode().Perm()
 	}
-	return os.WriteFile(p, b, mode)
+	return root.WriteFile(name, b, mode)
+}
+
+// openRoot opens the checkout as an os.Root and checks rel: inside the
+// checkout, outside .git, and no component of it a symlink (os.Root
+// follows links that stay inside the root, such as cfg -> .git/config).
+func (c *cycle) openRoot(rel string) (*os.Root, string, error) {
+	if err := safePath(rel); err != nil {
+		return nil, "", err
+	}
+	root, err := os.OpenRoot(c.p.cfg.Dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening the checkout: %w", err)
+	}
+	name := filepath.FromSlash(path.Clean(filepath.ToSlash(rel)))
+	parts := strings.Split(filepath.ToSlash(name), "/")
+	for i := range parts {
+		sub := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
+		info, err := root.Lstat(sub)
+		if err != nil {
+			if os.IsNotExist(err) {
+				break
+			}
+			root.Close()
+			return nil, "", err
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			root.Close()
+			return nil, "", fmt.Errorf("path %q: %s is a symlink; review-loop never writes through one (TB5)", rel, filepath.ToSlash(sub))
+		}
+	}
+	return root, name, nil
 }
 
 // safePath refuses paths that leave the checkout or enter .git.

@@ -346,3 +346,30 @@ func TestSplitCommandAndPlaceholders(t *testing.T) {
 		t.Fatal("an unclosed quote must be an error")
 	}
 }
+
+// TB1: the fixer and the test command get no token and no API key, whatever
+// the base environment holds (the fixer used to keep the Anthropic key).
+func TestRule_TB1_FixerAndTestCommandGetNoTokenOrKey(t *testing.T) {
+	t.Parallel()
+	tr, cfg := setup(t)
+	dump := filepath.Join(t.TempDir(), "env")
+	argv, _ := fixerScript(t, tr, "env >> '"+dump+"'\necho '{\"fixed\":[],\"error\":null}'")
+	cfg.FixerCommand = argv
+	cfg.TestCommand = []string{"sh", "-c", "env >> '" + dump + "'"}
+	secrets := []string{"INPUT_ANTHROPIC-API-KEY=sk-ant-tb1", "ANTHROPIC_API_KEY=sk-ant-tb1b", "INPUT_PUSH-TOKEN=ghp_tb1push",
+		"INPUT_TRIGGER-TOKEN=ghp_tb1trigger", "INPUT_GITHUB-TOKEN=ghs_tb1", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=oidc_tb1"}
+	cfg.Env = append(os.Environ(), secrets...)
+	if _, err := NewPipeline(cfg).RunCycle(context.Background(), CycleInput{Provider: ProviderCommand, Findings: []loop.Finding{commandFinding("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(dump)
+	if err != nil || !strings.Contains(string(b), "PATH=") {
+		t.Fatalf("the fixer wrote no environment: %v %s", err, b)
+	}
+	for _, s := range secrets {
+		_, v, _ := strings.Cut(s, "=")
+		if strings.Contains(string(b), v) {
+			t.Errorf("a child saw %s", s)
+		}
+	}
+}

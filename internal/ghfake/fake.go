@@ -99,6 +99,7 @@ type repo struct {
 	issues        map[int]*Issue
 	nextNumber    int
 	checkRuns     map[string][]*CheckRun // by head SHA
+	roles         map[string]string      // login → repository role (SetPermission)
 	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
 }
 

@@ -52,7 +52,7 @@ func LoadSchema(path string) (*ast.Schema, error) {
 	if s, ok := schemaCache[name]; ok {
 		return s, nil
 	}
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: src})
+	s, err := parseSchema(&ast.Source{Name: name, Input: src})
 	if err != nil {
 		return nil, fmt.Errorf("loading graphql schema %s: %w", name, err)
 	}

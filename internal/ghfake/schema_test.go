@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
@@ -80,7 +79,7 @@ var subsetFields = map[string][]string{
 func realSchema(t *testing.T) *ast.Schema {
 	t.Helper()
 	dir := contract.SharedDir(t)
-	s, err := ghfake.LoadSchema(filepath.Join(dir, "graphql", "schema.docs.graphql"))
+	s, err := ghfake.LoadSchema(contract.GraphQLSchema(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

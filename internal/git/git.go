@@ -25,6 +25,9 @@ type Runner struct {
 	Env []string
 	// Git is the git binary; empty means "git" from PATH.
 	Git string
+	// ServerURL is the GitHub server (GITHUB_SERVER_URL; empty:
+	// https://github.com): the only host the token is ever sent to (TB2).
+	ServerURL string
 
 	mu    sync.Mutex
 	calls [][]string
@@ -77,7 +80,7 @@ func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args 
 	if bin == "" {
 		bin = "git"
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, append(hardening(), args...)...)
 	cmd.Dir = r.Dir
 	if r.Env != nil || extraEnv != nil {
 		env := r.Env
@@ -183,22 +186,5 @@ func (r *Runner) RestoreAll(ctx context.Context) error {
 
 // ErrNothingToCommit is returned by Commit when no file differs from HEAD.
 var ErrNothingToCommit = errors.New("nothing to commit")
-
-// forbidden enforces rule B5 on every argv: no force, no --no-verify, no merge.
-func forbidden(args []string) error {
-	if len(args) == 0 {
-		return errors.New("git: no subcommand")
-	}
-	if args[0] == "merge" || args[0] == "pull" {
-		return fmt.Errorf("git %s: refused: the loop never merges", args[0])
-	}
-	for _, a := range args {
-		if a == "--no-verify" || a == "--force" || strings.HasPrefix(a, "--force-with-lease") ||
-			args[0] == "push" && (a == "-f" || strings.HasPrefix(a, "+")) {
-			return fmt.Errorf("git %s: refused: %q is never used", args[0], a)
-		}
-	}
-	return nil
-}
 
 func asCommandError(err error, target **CommandError) bool { return errors.As(err, target) }

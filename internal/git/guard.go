@@ -142,6 +142,10 @@ func Scope(files []string) string {
 type Repo struct {
 	Git   *Runner
 	Guard Guard
+	// Baseline is the git config and hooks snapshot taken before the
+	// cycle ran any command; Push refuses when the checkout gained
+	// anything since (TB2). Nil skips the check.
+	Baseline *Snapshot
 }
 
 // CommitRequest is one cycle's commit.
@@ -223,7 +227,15 @@ func (r *Repo) Push(ctx context.Context, branch, token string) error {
 	if err := r.Guard.Check(branch); err != nil {
 		return err
 	}
-	_, err := r.Git.run(ctx, tokenEnv(token), nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
+	if err := r.checkUnchanged(ctx); err != nil {
+		return err
+	}
+	if token != "" {
+		if err := r.Git.checkRemote(ctx, true); err != nil {
+			return err
+		}
+	}
+	_, err := r.Git.run(ctx, tokenEnv(token, r.Git.ServerURL), nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
 	if err != nil {
 		out := ""
 		var ce *CommandError
@@ -247,16 +259,21 @@ func short(sha string) string {
 }
 
 // tokenEnv authenticates git's HTTPS requests with token through an
-// http.extraheader passed in GIT_CONFIG_* variables: never in argv, the
-// remote URL or a log line. No token: no header (file:// remotes, or a
-// checkout that kept its own credentials).
-func tokenEnv(token string) []string {
+// http.<server>/.extraheader passed in GIT_CONFIG_* variables: never in
+// argv, the remote URL or a log line, and sent only to the GitHub server's
+// URL (TB2). No token: no header (file:// remotes, or a checkout that kept
+// its own credentials).
+func tokenEnv(token, server string) []string {
 	env := []string{"GIT_TERMINAL_PROMPT=0"}
 	if token != "" {
+		key := "http.https://github.com/.extraheader"
+		if u, err := serverOrigin(server); err == nil {
+			key = "http." + u.String() + ".extraheader"
+		}
 		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
 		env = append(env,
 			"GIT_CONFIG_COUNT=1",
-			"GIT_CONFIG_KEY_0=http.extraheader",
+			"GIT_CONFIG_KEY_0="+key,
 			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic,
 		)
 	}
@@ -270,7 +287,12 @@ func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
 	if err := plainBranch(branch); err != nil {
 		return err
 	}
-	_, err := r.run(ctx, tokenEnv(token), nil, "fetch", "--no-tags", "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	if token != "" {
+		if err := r.checkRemote(ctx, false); err != nil {
+			return err
+		}
+	}
+	_, err := r.run(ctx, tokenEnv(token, r.ServerURL), nil, "fetch", "--no-tags", "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
 	if err != nil && token != "" {
 		return errors.New(strings.ReplaceAll(err.Error(), token, "***"))
 	}

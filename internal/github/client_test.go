@@ -750,3 +750,32 @@ func TestUnknownGraphQLFieldIsAnErrorLikeGitHub(t *testing.T) {
 		t.Errorf("status %d body %s", resp2.StatusCode, buf.String())
 	}
 }
+
+// TB3: a collaborator's permission and role come from the collaborator
+// permission API; triage reads as permission read with role_name triage.
+func TestRule_TB3_CollaboratorPermissionReadsPermissionAndRole(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	ctx := context.Background()
+	if err := e.f.SetPermission("o", "r", "tria", "triage"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.f.SetPermission("o", "r", "keeper", "maintain"); err != nil {
+		t.Fatal(err)
+	}
+	for login, want := range map[string]github.Permission{
+		"tria":   {Permission: "read", RoleName: "triage"},
+		"keeper": {Permission: "write", RoleName: "maintain"},
+		"o":      {Permission: "admin", RoleName: "admin"},
+		"alice":  {Permission: "read", RoleName: "read"},
+	} {
+		got, err := e.c.CollaboratorPermission(ctx, "o", "r", login)
+		if err != nil || got != want {
+			t.Errorf("CollaboratorPermission(%s) = %+v, %v; want %+v", login, got, err, want)
+		}
+	}
+	if _, err := e.c.CollaboratorPermission(ctx, "o", "r", "nobody-at-all"); err == nil {
+		t.Error("an unknown user has a permission")
+	}
+	assertContract(t, e.rec)
+}

@@ -200,7 +200,7 @@ func (s *openAPISpec) router(tpl string) (routers.Router, error) {
 func loadGraphQLSchema(t testing.TB) *ast.Schema {
 	dir := contract.SharedDir(t)
 	gqlSchemaOnce.Do(func() {
-		gqlSchema, gqlSchemaErr = ghfake.LoadSchema(filepath.Join(dir, "graphql", "schema.docs.graphql"))
+		gqlSchema, gqlSchemaErr = ghfake.LoadSchema(contract.GraphQLSchema(dir))
 	})
 	if gqlSchemaErr != nil {
 		t.Fatalf("loading GraphQL schema: %v", gqlSchemaErr)

@@ -452,3 +452,29 @@ func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha str
 	}
 	return nums, nil
 }
+
+// Permission is a user's permission on a repository.
+type Permission struct {
+	// Permission is the legacy base role: admin, write, read or none
+	// (maintain reads as write, triage as read).
+	Permission string
+	// RoleName is the assigned role (admin, maintain, write, triage, read
+	// or a custom role); empty when the response has none.
+	RoleName string
+}
+
+// CollaboratorPermission reads a user's permission on the repository.
+// https://docs.github.com/en/rest/collaborators/collaborators#get-repository-permissions-for-a-user
+// — `permission` maps maintain to write and triage to read; `role_name` has the real role.
+func (c *Client) CollaboratorPermission(ctx context.Context, owner, repo, user string) (Permission, error) {
+	p, resp, err := c.rest.Repositories.GetPermissionLevel(ctx, owner, repo, user)
+	if err != nil {
+		return Permission{}, fmt.Errorf("reading the permission of @%s on %s/%s: %w", user, owner, repo, restErr("GET /repos/{owner}/{repo}/collaborators/{username}/permission", resp, err))
+	}
+	if p.Permission == nil {
+		return Permission{}, fmt.Errorf("reading the permission of @%s on %s/%s: response field permission: missing", user, owner, repo)
+	}
+	// go-github v62 has no top-level role_name; the user object carries
+	// the same role_name (nullable-collaborator requires it).
+	return Permission{Permission: p.GetPermission(), RoleName: p.GetUser().GetRoleName()}, nil
+}

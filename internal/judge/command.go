@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/review-loop/review-loop/internal/procenv"
 )
 
 // InputEnv is the environment variable naming the material file.
@@ -23,8 +25,8 @@ var secretEnv = []string{"GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GIT
 type Command struct {
 	Path string
 	Args []string
-	// Env is the child's base environment (nil: this process's); GitHub
-	// tokens are always removed from it.
+	// Env is the child's base environment (nil: this process's); only
+	// procenv's allow-list of it reaches the command, never a token or key.
 	Env []string
 	// Dir is the working directory; TempDir holds the material file.
 	Dir, TempDir string
@@ -60,7 +62,7 @@ func (c *Command) Judge(ctx context.Context, m Material) (Result, error) {
 	if base == nil {
 		base = os.Environ()
 	}
-	cmd.Env = append(scrub(base), InputEnv+"="+f.Name())
+	cmd.Env = append(scrub(procenv.Child(base)), InputEnv+"="+f.Name())
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = c.Stderr

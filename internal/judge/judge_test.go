@@ -22,7 +22,7 @@ import (
 // The test binary doubles as a judge command: with JUDGE_HELPER set it acts
 // as the child process instead of running tests.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("JUDGE_HELPER"); mode != "" {
+	if mode := os.Getenv("REVIEW_LOOP_TEST_JUDGE_HELPER"); mode != "" {
 		os.Exit(helper(mode))
 	}
 	os.Exit(m.Run())
@@ -49,6 +49,9 @@ func helper(mode string) int {
 	case "env":
 		sum, _ := json.Marshal("token=" + os.Getenv("GITHUB_TOKEN") + os.Getenv("GH_TOKEN"))
 		fmt.Printf(`{"verdict":"NON_BLOCKING","items":[{"summary":%s}]}`+"\n", sum)
+	case "allenv":
+		sum, _ := json.Marshal(strings.Join(os.Environ(), " "))
+		fmt.Printf(`{"verdict":"NON_BLOCKING","items":[{"summary":%s}]}`+"\n", sum)
 	case "fail":
 		fmt.Println(`{"verdict":"CLEAN"}`)
 		return 1
@@ -62,7 +65,7 @@ func command(t *testing.T, mode string) *Command {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Command{Path: exe, Env: []string{"JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
+	return &Command{Path: exe, Env: []string{"REVIEW_LOOP_TEST_JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
 }
 
 // material carries prose that tries to declare itself clean.
@@ -252,4 +255,23 @@ func FuzzParseVerdict(f *testing.F) {
 			t.Fatal("accepted an empty verdict")
 		}
 	})
+}
+
+// TB1: the judge command gets no token of any kind (it used to keep the
+// push token) and no API key.
+func TestRule_TB1_JudgeCommandGetsNoTokenOrKey(t *testing.T) {
+	c := command(t, "allenv")
+	c.Env = append(c.Env, "INPUT_PUSH-TOKEN=ghp_judge_push", "INPUT_ANTHROPIC-API-KEY=sk-judge", "ACTIONS_RUNTIME_TOKEN=rt_judge")
+	res, err := c.Judge(context.Background(), material(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || !strings.Contains(res.Items[0].Summary, "PATH=") {
+		t.Fatalf("no environment reported: %+v", res)
+	}
+	for _, v := range []string{"ghp_judge_push", "sk-judge", "rt_judge", "ghs_secret", "ghp_secret"} {
+		if strings.Contains(res.Items[0].Summary, v) {
+			t.Errorf("the judge command saw %s", v)
+		}
+	}
 }

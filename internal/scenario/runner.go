@@ -59,6 +59,9 @@ type Result struct {
 	LastCommit string
 	// Triggers counts, per engine and head SHA, how often it was asked to review.
 	Triggers map[string]map[string]int
+	// CycleErrors are the errors cycles returned (a crash the scenario
+	// scripted is not one).
+	CycleErrors []string
 }
 
 // Run plays sc to its end and checks the outcome.
@@ -451,6 +454,31 @@ func (r *run) result() Result {
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
-	return Result{Outcome: o, Problems: r.w.Check(o), Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
+	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
+}
+
+// checkCycleErrors reports each cycle error no expected substring matches,
+// and each expected substring no cycle error matched.
+func checkCycleErrors(errs, expected []string) []string {
+	var problems []string
+	matched := make([]bool, len(expected))
+	for _, e := range errs {
+		ok := false
+		for i, x := range expected {
+			if strings.Contains(e, x) {
+				matched[i], ok = true, true
+			}
+		}
+		if !ok {
+			problems = append(problems, "unexpected cycle error: "+e)
+		}
+	}
+	for i, x := range expected {
+		if !matched[i] {
+			problems = append(problems, fmt.Sprintf("expected a cycle error containing %q, got none", x))
+		}
+	}
+	return problems
 }

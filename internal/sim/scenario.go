@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // Scenario is one scripted run of the review loop.
@@ -66,6 +68,11 @@ type Repository struct {
 	// Collaborators maps extra logins to their author association
 	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE).
 	Collaborators map[string]string `yaml:"collaborators"`
+	// Permissions maps logins to their repository role (admin, maintain,
+	// write, triage, read, none) as the collaborator permission API
+	// reports it; a collaborator without one gets admin as OWNER, write as
+	// MEMBER or COLLABORATOR, read otherwise (TB3).
+	Permissions map[string]string `yaml:"permissions"`
 }
 
 // PR is the pull request under review. Files are committed on the head
@@ -308,6 +315,10 @@ type Expect struct {
 	// NoDuplicateComments: no author posted the same body twice on one SHA.
 	NoDuplicateComments bool  `yaml:"no_duplicate_comments"`
 	Draft               *bool `yaml:"draft"` // the PR's draft flag at the end
+	// CycleErrors are substrings of the cycle errors the scenario expects
+	// (a fault it injects, say): each must match an error, and a cycle
+	// error matching none of them fails the scenario.
+	CycleErrors []string `yaml:"cycle_errors"`
 	// StatusComments is how many comments by review-loop's identity carry
 	// the state marker at the end (1: the loop never started a second one).
 	StatusComments *int `yaml:"status_comments"`
@@ -483,6 +494,11 @@ func (sc Scenario) Validate() error {
 	for l, a := range sc.Repository.Collaborators {
 		if a == "" || !slices.Contains(knownAssoc, a) {
 			bad("repository.collaborators.%s: association %q is not one of %v", l, a, knownAssoc[1:])
+		}
+	}
+	for l, p := range sc.Repository.Permissions {
+		if !slices.Contains(ghfake.Roles, p) {
+			bad("repository.permissions.%s: role %q is not one of %v", l, p, ghfake.Roles)
 		}
 	}
 	if len(sc.Engines) == 0 {

@@ -160,6 +160,27 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	for _, login := range sortedKeys(r.Collaborators) {
 		fake.AddUser(login, 0, false)
+		role := "read"
+		switch r.Collaborators[login] {
+		case "OWNER":
+			role = "admin"
+		case "MEMBER", "COLLABORATOR":
+			role = "write"
+		}
+		if p, ok := r.Permissions[login]; ok {
+			role = p
+		}
+		if err := fake.SetPermission(r.Owner, r.Name, login, role); err != nil {
+			return nil, err
+		}
+	}
+	for _, login := range sortedKeys(r.Permissions) {
+		if _, ok := r.Collaborators[login]; !ok {
+			fake.AddUser(login, 0, false)
+			if err := fake.SetPermission(r.Owner, r.Name, login, r.Permissions[login]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	fake.AddUser(BugbotLogin, BugbotID, true)
 	fake.AddUser(CopilotReviewerLogin, CopilotID, true)

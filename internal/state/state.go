@@ -185,6 +185,9 @@ type Item struct {
 	Path   string `json:"path,omitempty"`
 	Line   int    `json:"line,omitempty"`
 	SHA    string `json:"sha,omitempty"`
+	// Issue is the URL of the follow-up issue filed for a non-blocking
+	// item (`non-blocking: issue`, J5), once filed.
+	Issue string `json:"issue,omitempty"`
 }
 
 // TriageRow is one row of the triage table (TR5).

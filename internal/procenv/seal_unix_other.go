@@ -1,0 +1,6 @@
+//go:build unix && !linux
+
+package procenv
+
+// protect has no portable equivalent outside Linux.
+func protect() {}
