@@ -136,3 +136,35 @@ func TestRule_SW1_TheLiveLabelFollowsTheLoop(t *testing.T) {
 		t.Fatal("a stopped loop is still labelled live")
 	}
 }
+
+// SW1 and TB3: the live label alone never starts a loop. Anyone with triage
+// permission can add it, so the run the sweep dispatches for a labelled PR
+// without a loop (sent by review-loop's own identity) starts none; a
+// person's dispatch still does.
+func TestRule_SW1_TheLiveLabelAloneStartsNoLoop(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	if err := w.fake.AddLabel("octo", "app", 1, LiveLabel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.cycle("schedule", schedulePayload, nil); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]string{"engines": "copilot"}
+	bot := dispatchPayload(1)
+	bot["sender"] = map[string]any{"login": "github-actions[bot]", "type": "Bot"}
+	res, err := w.cycle("workflow_dispatch", bot, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := res.PRs[0].State.Status; st != "" || len(w.fake.PR("octo", "app", 1).RequestedReviewers) > 0 {
+		t.Fatalf("the sweep's dispatch for a labelled PR without a loop started one (status %q)", st)
+	}
+	res, err = w.cycle("workflow_dispatch", dispatchPayload(1), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := res.PRs[0].State.Status; st != state.StatusActive {
+		t.Fatalf("a maintainer's dispatch did not start a loop (status %q)", st)
+	}
+}

@@ -201,7 +201,7 @@ func quoteAll(args []string) []string {
 // play delivers events cycle after cycle until the loop hands back.
 func (r *run) play(ctx context.Context) (Result, error) {
 	// A maintainer starts the loop by dispatching the workflow.
-	queue := []sim.Event{r.dispatchEvent()}
+	queue := []sim.Event{r.dispatchEvent("maintainer")}
 	if r.sc.FirstWake == "none" {
 		queue = nil
 	}
@@ -277,12 +277,19 @@ func (r *run) wait() []sim.Event {
 	return []sim.Event{{Name: "schedule", Payload: []byte(`{"schedule":"*/30 * * * *"}`)}}
 }
 
-func (r *run) dispatchEvent() sim.Event {
+// dispatchEvent is a workflow_dispatch for the scenario's PR sent by
+// sender: a maintainer starting the loop, or review-loop's own identity
+// re-dispatching it (which never starts a loop).
+func (r *run) dispatchEvent(sender string) sim.Event {
+	typ := "User"
+	if strings.HasSuffix(sender, "[bot]") {
+		typ = "Bot"
+	}
 	p := map[string]any{
 		"inputs":     map[string]any{"pr": fmt.Sprint(r.w.Number)},
 		"ref":        "refs/heads/main",
 		"repository": map[string]any{"name": r.w.Repo, "full_name": r.w.Owner + "/" + r.w.Repo, "owner": map[string]any{"login": r.w.Owner}},
-		"sender":     map[string]any{"login": "github-actions[bot]", "type": "Bot"},
+		"sender":     map[string]any{"login": sender, "type": typ},
 		"workflow":   ".github/workflows/review-loop.yml",
 	}
 	b, _ := json.Marshal(p)
@@ -292,10 +299,14 @@ func (r *run) dispatchEvent() sim.Event {
 // newDispatches turns the action's re-dispatches into workflow_dispatch
 // events, as GitHub would.
 func (r *run) newDispatches() []sim.Event {
-	n := len(r.w.Fake.Dispatches())
-	out := make([]sim.Event, 0, n-r.seenDisp)
-	for ; r.seenDisp < n; r.seenDisp++ {
-		out = append(out, r.dispatchEvent())
+	ds := r.w.Fake.Dispatches()
+	out := make([]sim.Event, 0, len(ds)-r.seenDisp)
+	for ; r.seenDisp < len(ds); r.seenDisp++ {
+		by := ds[r.seenDisp].By
+		if by == sim.ActionsLogin {
+			by += "[bot]"
+		}
+		out = append(out, r.dispatchEvent(by))
 	}
 	return out
 }
