@@ -32,6 +32,7 @@ func (c *prCycle) act(ctx context.Context) error {
 		}
 		c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
 	}
+	c.answerRecalled(ctx)
 	switch c.plan.Action {
 	case loop.ActionTrigger:
 		c.triggerAll(ctx, c.plan.Triggers)
@@ -169,7 +170,9 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(byID[row.FindingID])})
 	}
+	rows = loop.WithSources(rows, byID)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
+	c.res.Tests = cyc.Tests
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
@@ -184,7 +187,8 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		}
 		pushed = sha
 	}
-	c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	decided := c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
+	c.st = loop.RememberWontFix(c.st, decided, c.obs.HeadSHA, c.Now())
 	c.replyBodyFindings(ctx, cyc, byID, pushed)
 	if pushed != "" {
 		c.retrigger(ctx, pushed)
@@ -251,13 +255,15 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 		return fix.CycleResult{}, err
 	}
 	p := fix.NewPipeline(fix.Config{
-		Dir: c.cfg.Workspace, Git: g, Env: fix.StripTokens(os.Environ()),
+		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
+		Agent: agentConfig(c.cfg),
 	})
 	provider := fix.ProviderSuggestions
-	if c.cfg.Fixer == "command" {
-		provider = fix.ProviderCommand
+	switch c.cfg.Fixer {
+	case fix.ProviderCommand, fix.ProviderClaudeCode, fix.ProviderCodex:
+		provider = c.cfg.Fixer
 	}
 	res, err := p.RunCycle(ctx, fix.CycleInput{Findings: todo, Directions: directions, Provider: provider, Fork: c.obs.IsFork})
 	for _, l := range res.Log {
@@ -340,8 +346,19 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 // replyAndResolve posts replies one after another (E7) and resolves the
 // threads of fixed, outdated and disagreed findings in one request (E6);
 // Tier 3 and escalated threads stay open.
-func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) {
+//
+// It returns the cycle's DISAGREE decisions with the URL of the reply
+// that gave each rationale, for the won't-fix memory (WF1).
+func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) []loop.WontFixDecision {
 	var threads []string
+	var decided []loop.WontFixDecision
+	remember := func(f loop.Finding, reason string, replyID int64) {
+		d := loop.WontFixDecision{Finding: f, Reason: reason}
+		if replyID != 0 && c.obs.URL != "" {
+			d.ReplyURL = fmt.Sprintf("%s#discussion_r%d", c.obs.URL, replyID)
+		}
+		decided = append(decided, d)
+	}
 	replied := map[string]bool{}
 	for _, r := range cyc.Results {
 		f := byID[r.ID]
@@ -350,13 +367,23 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 			if pushed && f.ThreadID != "" {
 				threads = append(threads, f.ThreadID)
 			}
+			if pushed {
+				// DD1: every engine that flagged the defect hears it was fixed.
+				c.replySources(ctx, f, "Fixed together with "+f.ID+" (the same defect, flagged by "+strings.Join(loop.FlaggedBy(f), ", ")+").")
+				threads = append(threads, loop.SourceThreads(f)...)
+			}
 		case fix.OutcomeOutdated, fix.OutcomeDisagreed:
 			if r.Reply != "" && f.CommentID != 0 {
-				c.reply(ctx, f, r.Reply)
+				id := c.reply(ctx, f, r.Reply)
+				if r.Outcome == fix.OutcomeDisagreed {
+					remember(f, r.Reply, id)
+				}
 				replied[r.ID] = true
 				if f.ThreadID != "" {
 					threads = append(threads, f.ThreadID)
 				}
+				c.replySources(ctx, f, r.Reply)
+				threads = append(threads, loop.SourceThreads(f)...)
 			}
 		}
 	}
@@ -365,12 +392,16 @@ func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, tabl
 		if row.Reply == "" || replied[row.FindingID] || f.CommentID == 0 || row.Tier == triage.Tier(3) {
 			continue
 		}
-		c.reply(ctx, f, row.Reply)
+		id := c.reply(ctx, f, row.Reply)
+		if row.Outcome == triage.OutcomeDisagreed {
+			remember(f, row.Reply, id)
+		}
 		if f.ThreadID != "" {
 			threads = append(threads, f.ThreadID)
 		}
 	}
 	c.resolveThreads(ctx, threads)
+	return decided
 }
 
 // resolveThreads resolves threads in one request (E6); a token that may
@@ -381,10 +412,13 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 	failed, err := c.gh.ResolveThreads(ctx, threads)
 	if err == nil {
+		c.res.Resolved += len(threads)
 		for _, e := range failed {
 			if e != nil {
-				err = e
-				break
+				c.res.Resolved--
+				if err == nil {
+					err = e
+				}
 			}
 		}
 	}
@@ -437,10 +471,23 @@ func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, by
 	}
 }
 
-func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) {
-	if _, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body); err != nil {
+// replySources answers the source comments merged into f (DD1).
+func (c *prCycle) replySources(ctx context.Context, f loop.Finding, body string) {
+	for _, s := range f.Sources {
+		if s.CommentID != 0 {
+			c.reply(ctx, loop.Finding{ID: s.ID, CommentID: s.CommentID}, body)
+		}
+	}
+}
+
+// reply answers a finding's comment and returns the reply's id (0 when
+// it failed, which is reported).
+func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) int64 {
+	id, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body)
+	if err != nil {
 		c.gha.Warningf("review-loop: replying to %s: %v", f.ID, err)
 	}
+	return id
 }
 
 // retrigger asks every engine to review the pushed commit (T7).

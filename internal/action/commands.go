@@ -23,6 +23,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	fs.SetOutput(env.Stderr)
 	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
 	prepareDir := fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
+	fs.Usage = cycleUsage(fs, env.Stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

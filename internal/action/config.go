@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -29,6 +30,7 @@ type Config struct {
 	MaxCommits           int
 	MaxActiveMinutes     int
 	MaxIdlePolls         int
+	YieldMinutes         int // how long review-loop yields to a person (HY1)
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool
@@ -50,6 +52,11 @@ type Config struct {
 	JudgeCommand      string
 	AnthropicAPIKey   string
 	JudgeModel        string
+	// OpenAIAPIKey, FixerModel and FixerMaxTurns configure the agent
+	// fixers (claude-code, codex).
+	OpenAIAPIKey      string
+	FixerModel        string
+	FixerMaxTurns     int
 	NonBlocking       string // "report" or "issue"
 	ClaudeWorkflowJob string
 	ConfigFile        string
@@ -106,6 +113,8 @@ var inputNames = []string{
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
 	"version", "mode", "artifact-dir", "start-on", "shared-paths",
 	"sweep-fanout", "rate-limit-floor",
+	"openai-api-key", "fixer-model", "fixer-max-turns",
+	"yield-minutes",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -156,6 +165,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MaxCommits:           num("max-commits", 20),
 		MaxActiveMinutes:     num("max-active-minutes", 240),
 		MaxIdlePolls:         num("max-idle-polls", 10),
+		YieldMinutes:         num("yield-minutes", 30),
 		StallFactor:          num("stall-factor", 3),
 		MaxConsecutiveErrors: num("max-consecutive-errors", 2),
 		CopilotOnly:          boolean("copilot-only"),
@@ -175,6 +185,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		JudgeCommand:         in("judge-command", ""),
 		AnthropicAPIKey:      in("anthropic-api-key", ""),
 		JudgeModel:           in("judge-model", ""),
+		OpenAIAPIKey:         in("openai-api-key", ""),
+		FixerModel:           in("fixer-model", ""),
+		FixerMaxTurns:        num("fixer-max-turns", fix.DefaultAgentMaxTurns),
 		NonBlocking:          in("non-blocking", "report"),
 		ClaudeWorkflowJob:    in("claude-workflow-job", "claude-review"),
 		ConfigFile:           in("config-file", ".github/review-loop.yml"),
@@ -235,8 +248,16 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		if c.FixerCommand == "" {
 			errs = append(errs, errors.New("input fixer-command: required when fixer is command"))
 		}
+	case fix.ProviderClaudeCode:
+		if c.AnthropicAPIKey == "" {
+			errs = append(errs, errors.New("input anthropic-api-key: required when fixer is claude-code"))
+		}
+	case fix.ProviderCodex:
+		if c.OpenAIAPIKey == "" {
+			errs = append(errs, errors.New("input openai-api-key: required when fixer is codex"))
+		}
 	default:
-		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions or command", c.Fixer))
+		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions, command, claude-code or codex", c.Fixer))
 	}
 	switch c.Mode {
 	case ModeSingle, ModePrepare, ModePublish:
@@ -276,7 +297,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 // Secrets returns every secret value in the config, for masking.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey} {
+	for _, s := range []string{c.GitHubToken, c.PushToken, c.TriggerToken, c.AnthropicAPIKey, c.OpenAIAPIKey} {
 		if s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}

@@ -113,6 +113,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
+	c.fillContextHashes(ctx)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
 		return err
@@ -178,7 +179,7 @@ func (c *prCycle) run(ctx context.Context) error {
 // comment (or may, after an in-job wait).
 func (c *prCycle) acts() bool {
 	switch {
-	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix:
+	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix, loop.RecallsToAnswer(c.plan):
 		return true
 	case c.plan.Action == loop.ActionWait:
 		return c.cfg.InJobWait > 0
@@ -505,6 +506,7 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
+		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
 	}
 	o.Budget, o.GraphQLBudget = c.budgets(ctx)
 	return o

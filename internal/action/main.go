@@ -64,6 +64,7 @@ func Main(ctx context.Context, args []string, env Env) ExitCode {
 		err = runDemoCommand(ctx, args[1:], env, logger)
 	case "help", "-h", "--help":
 		fmt.Fprint(env.Stdout, usage)
+		writeInputsHelp(env.Stdout)
 		return ExitOK
 	default:
 		fmt.Fprintf(env.Stderr, "review-loop: unknown command %q\n%s", args[0], usage)

@@ -43,6 +43,12 @@ type Deps struct {
 	TriggerRetryDelay time.Duration
 	// Judge overrides the judge built from the inputs.
 	Judge judge.Judge
+	// AnthropicBaseURL, when set, is the Messages API endpoint of the
+	// built-in judge (a local fake in the demo and tests).
+	AnthropicBaseURL string
+	// ChildPath, when set, is put first on the PATH of the fix pipeline's
+	// children (the demo's simulated agent CLI lives there).
+	ChildPath string
 	// CrashAfterPush, when it returns true, ends the cycle right after the
 	// push and before the state is saved: a test seam for a run killed
 	// between push and save (E5).
@@ -71,6 +77,10 @@ type PRResult struct {
 	Pushed string
 	// Dispatched is true when the cycle re-dispatched its workflow (W5).
 	Dispatched bool
+	// Tests are the targeted test commands the fix cycle ran; Resolved
+	// counts the review threads it resolved.
+	Tests    []string
+	Resolved int
 }
 
 func (d *Deps) defaults() {
@@ -144,7 +154,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	r.judge = d.Judge
 	if r.judge == nil {
-		if r.judge, err = buildJudge(cfg); err != nil {
+		if r.judge, err = buildJudgeAt(cfg, d.AnthropicBaseURL); err != nil {
 			return Result{}, err
 		}
 	}
@@ -300,6 +310,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc.MaxCommits = c.MaxCommits
 	lc.MaxActiveMinutes = c.MaxActiveMinutes
 	lc.MaxIdlePolls = c.MaxIdlePolls
+	lc.YieldFor = time.Duration(c.YieldMinutes) * time.Minute
 	lc.StallFactor = c.StallFactor
 	lc.MaxConsecutiveErrors = c.MaxConsecutiveErrors
 	lc.CopilotOnly = c.CopilotOnly

@@ -32,6 +32,7 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 			return err
 		}
 		c.observeEngines()
+		c.fillContextHashes(ctx)
 		if c.fingerprint() == before {
 			continue
 		}

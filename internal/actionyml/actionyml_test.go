@@ -43,7 +43,7 @@ var wantDefaults = map[string]string{
 	"github-token": "${{ github.token }}", "push-token": "", "trigger-token": "",
 	"engines": "", "pr": "", "trigger-phrase": "@review-loop",
 	"allowed-associations": "OWNER,MEMBER,COLLABORATOR", "max-commits": "20",
-	"max-active-minutes": "240", "max-idle-polls": "10", "stall-factor": "3",
+	"max-active-minutes": "240", "max-idle-polls": "10", "stall-factor": "3", "yield-minutes": "30",
 	"max-consecutive-errors": "2", "copilot-only": "false", "max-iterations": "5",
 	"wait-initial": "180", "poll-interval": "30", "poll-timeout": "600",
 	"wait-seconds": "0", "keep-draft": "false", "context-files": "",
@@ -57,6 +57,7 @@ var wantDefaults = map[string]string{
 	"dry-run":             "false", "binary-path": "", "version": "",
 	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "",
 	"sweep-fanout": "dispatch", "rate-limit-floor": "10%",
+	"openai-api-key": "", "fixer-model": "", "fixer-max-turns": "40",
 }
 
 func TestAction_declaresEveryInputWithItsDocumentedDefault(t *testing.T) {

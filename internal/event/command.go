@@ -31,6 +31,9 @@ const (
 	// CommandResolveStale resolves the open threads of engine findings
 	// that no longer appear (rule E9).
 	CommandResolveStale CommandKind = "resolve-stale"
+	// CommandResume ends review-loop's pause while it yields to a person
+	// (rule HY1).
+	CommandResume CommandKind = "resume"
 	// CommandUnknown is a line that starts with the trigger phrase but is
 	// not a valid command; Message says what is understood.
 	CommandUnknown CommandKind = "unknown"
@@ -57,7 +60,7 @@ type Command struct {
 // Usage lists the commands review-loop understands, written with phrase.
 func Usage(phrase string) string {
 	return fmt.Sprintf("commands: `%[1]s start [engines…]`, `%[1]s status`, `%[1]s stop`, "+
-		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`", phrase)
+		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`, `%[1]s resume`", phrase)
 }
 
 // ParseCommand finds the first command in a comment body, read as GitHub
@@ -119,7 +122,7 @@ func parseArgs(line, rest, phrase string) Command {
 	case CommandStart:
 		cmd.Kind = CommandStart
 		cmd.Engines = splitList(strings.Join(args, " "))
-	case CommandStatus, CommandStop, CommandReset, CommandResolveStale:
+	case CommandStatus, CommandStop, CommandReset, CommandResolveStale, CommandResume:
 		cmd.Kind = CommandKind(sub)
 	case CommandApprove, CommandSkip:
 		cmd.Kind = CommandKind(sub)

@@ -26,6 +26,8 @@ func TestParseCommand(t *testing.T) {
 		{name: "a colon may follow the phrase", body: "@review-loop: stop", ok: true, kind: CommandStop},
 		{name: "reset takes no argument", body: "@review-loop reset", ok: true, kind: CommandReset},
 		{name: "resolve-stale resolves threads of findings that no longer appear", body: "@review-loop resolve-stale", ok: true, kind: CommandResolveStale},
+		{name: "resume ends a yield to a person (HY1)", body: "@review-loop resume", ok: true, kind: CommandResume},
+		{name: "resume in a code block is no command (TB4)", body: "```\n@review-loop resume\n```", ok: false},
 		{name: "approve takes an id and a direction", body: "@review-loop approve 2233029557 keep the old name, add an alias", ok: true,
 			kind: CommandApprove, id: "2233029557", direction: "keep the old name, add an alias"},
 		{name: "approve takes an id alone", body: "@review-loop approve F3", ok: true, kind: CommandApprove, id: "F3"},

@@ -89,6 +89,27 @@ func (c *cycle) command(ctx context.Context, findings []loop.Finding) error {
 	if len(cfg.FixerCommand) == 0 {
 		return errors.New("fix provider command: no fixer command configured")
 	}
+	return c.runFixer(ctx, findings, func(ctx context.Context, _, _ string, env []string) (FixerReply, error) {
+		stdout, err := runProcess(ctx, "fixer", cfg.Dir, cfg.FixerCommand, env, cfg.FixerTimeout)
+		if err != nil {
+			return FixerReply{}, fmt.Errorf("fixer failed; the cycle's edits are reverted: %w", err)
+		}
+		reply, err := ParseFixerReply(stdout)
+		if err != nil {
+			return FixerReply{}, fmt.Errorf("fixer reply: %w; the cycle's edits are reverted", err)
+		}
+		return reply, nil
+	})
+}
+
+// fixerRun runs one fixer on the findings file at inputPath (in dir tmp)
+// with env and returns its reply.
+type fixerRun func(ctx context.Context, tmp, inputPath string, env []string) (FixerReply, error)
+
+// runFixer writes the findings file, runs the fixer and folds its reply
+// per finding: the same contract for the fixer command and the agents.
+func (c *cycle) runFixer(ctx context.Context, findings []loop.Finding, run fixerRun) error {
+	cfg := c.p.cfg
 	ctxFiles, err := ResolveContextFiles(cfg.Dir, cfg.ContextFiles)
 	if err != nil {
 		return err
@@ -118,13 +139,9 @@ func (c *cycle) command(ctx context.Context, findings []loop.Finding) error {
 		return err
 	}
 	env := append(slices.Clone(cfg.Env), FindingsEnv+"="+inputPath)
-	stdout, err := runProcess(ctx, "fixer", cfg.Dir, cfg.FixerCommand, env, cfg.FixerTimeout)
+	reply, err := run(ctx, tmp, inputPath, env)
 	if err != nil {
-		return fmt.Errorf("fixer failed; the cycle's edits are reverted: %w", err)
-	}
-	reply, err := ParseFixerReply(stdout)
-	if err != nil {
-		return fmt.Errorf("fixer reply: %w; the cycle's edits are reverted", err)
+		return err
 	}
 	if reply.Error != nil {
 		return fmt.Errorf("the fixer reported an error: %s; the cycle's edits are reverted", *reply.Error)

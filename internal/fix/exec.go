@@ -157,6 +157,12 @@ func (e *ProcessError) Public() string {
 // runProcess runs argv in dir with env (tokens stripped) and a timeout
 // (0: none), returning stdout and stderr+stdout for messages.
 func runProcess(ctx context.Context, what, dir string, argv, env []string, timeout time.Duration) (stdout []byte, err error) {
+	return runProcessWith(ctx, what, dir, argv, env, nil, timeout)
+}
+
+// runProcessWith is runProcess with extra variables added after the tokens
+// are stripped: an agent's own API key, for that child only.
+func runProcessWith(ctx context.Context, what, dir string, argv, env, extra []string, timeout time.Duration) (stdout []byte, err error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("%s: empty command", what)
 	}
@@ -167,7 +173,7 @@ func runProcess(ctx context.Context, what, dir string, argv, env []string, timeo
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = StripTokens(env)
+	cmd.Env = append(StripTokens(env), extra...)
 	setProcessGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	var out, combined bytes.Buffer

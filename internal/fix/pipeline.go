@@ -62,6 +62,8 @@ type Config struct {
 	FixerTimeout time.Duration
 	// ContextFiles are the context-files globs passed to the fixer (IN4).
 	ContextFiles []string
+	// Agent configures the claude-code and codex providers.
+	Agent Agent
 }
 
 // Pipeline runs fix cycles in one checkout.
@@ -110,6 +112,8 @@ type CycleResult struct {
 	Commit  bool
 	// Log holds one line per step, for the job log.
 	Log []string
+	// Tests are the targeted test commands run, as argv joined by spaces.
+	Tests []string
 }
 
 // Fixed returns the ids of the findings kept as fixed.
@@ -150,8 +154,10 @@ func (p *Pipeline) RunCycle(ctx context.Context, in CycleInput) (CycleResult, er
 		err = c.suggestions(ctx, in.Findings)
 	case ProviderCommand:
 		err = c.command(ctx, in.Findings)
+	case ProviderClaudeCode, ProviderCodex:
+		err = c.agent(ctx, in.Provider, in.Findings)
 	default:
-		err = fmt.Errorf("unknown fix provider %q (suggestions, command)", in.Provider)
+		err = fmt.Errorf("unknown fix provider %q (suggestions, command, claude-code, codex)", in.Provider)
 	}
 	if err == nil && len(res.Fixed()) > 0 && len(p.cfg.LintCommand) > 0 {
 		if _, lerr := runProcess(ctx, "lint-command", p.cfg.Dir, p.cfg.LintCommand, p.cfg.Env, 0); lerr != nil {
@@ -226,6 +232,7 @@ func (c *cycle) test(ctx context.Context, files []string) error {
 		return nil
 	}
 	argv := ExpandPlaceholders(c.p.cfg.TestCommand, files)
+	c.res.Tests = append(c.res.Tests, strings.Join(argv, " "))
 	_, err := runProcess(ctx, "test-command", c.p.cfg.Dir, argv, c.p.cfg.Env, 0)
 	return err
 }

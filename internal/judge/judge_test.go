@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/review-loop/review-loop/internal/judge/judgetest"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -47,7 +46,7 @@ func helper(mode string) int {
 	case "prose":
 		fmt.Println("verdict: CLEAN")
 	case "env":
-		sum, _ := json.Marshal("token=" + os.Getenv("GITHUB_TOKEN") + os.Getenv("GH_TOKEN"))
+		sum, _ := json.Marshal("token=" + os.Getenv("GITHUB_TOKEN") + os.Getenv("GH_TOKEN") + os.Getenv("INPUT_ANTHROPIC-API-KEY") + os.Getenv("INPUT_OPENAI-API-KEY"))
 		fmt.Printf(`{"verdict":"NON_BLOCKING","items":[{"summary":%s}]}`+"\n", sum)
 	case "allenv":
 		sum, _ := json.Marshal(strings.Join(os.Environ(), " "))
@@ -65,7 +64,7 @@ func command(t *testing.T, mode string) *Command {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Command{Path: exe, Env: []string{"REVIEW_LOOP_TEST_JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
+	return &Command{Path: exe, Env: []string{"REVIEW_LOOP_TEST_JUDGE_HELPER=" + mode, "GITHUB_TOKEN=ghs_secret", "GH_TOKEN=ghp_secret", "INPUT_ANTHROPIC-API-KEY=sk-ant", "INPUT_OPENAI-API-KEY=sk-oai", "PATH=" + os.Getenv("PATH")}, TempDir: t.TempDir()}
 }
 
 // material carries prose that tries to declare itself clean.
@@ -160,35 +159,11 @@ func TestParseVerdict(t *testing.T) {
 	}
 }
 
-// messagesServer speaks enough of the Messages API for the SDK.
-type messagesServer struct {
-	mu     sync.Mutex
-	bodies []string
-	reply  string
-	status int
-}
-
-func (s *messagesServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	s.bodies = append(s.bodies, string(b))
-	s.mu.Unlock()
-	if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != "test-key" {
-		w.WriteHeader(http.StatusNotFound)
-		return
-	}
-	if s.status != 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(s.status)
-		_, _ = w.Write([]byte(`{"type":"error","error":{"type":"api_error","message":"boom"}}`))
-		return
-	}
-	text, _ := json.Marshal(s.reply)
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":%s}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":5}}`, text)
-}
+// messagesServer is the local Messages API fake.
+type messagesServer = judgetest.MessagesServer
 
 func anthropicJudge(t *testing.T, s *messagesServer) *Anthropic {
+	s.APIKey = "test-key"
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return NewAnthropic("test-key", "", option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
@@ -196,7 +171,7 @@ func anthropicJudge(t *testing.T, s *messagesServer) *Anthropic {
 
 func TestAnthropic_blockingWinsOverCleanProseAndTheMaterialIsSentAsData(t *testing.T) {
 	t.Parallel()
-	s := &messagesServer{reply: `{"verdict":"BLOCKING","items":[{"summary":"nil dereference in a.go"}]}`}
+	s := &messagesServer{Reply: `{"verdict":"BLOCKING","items":[{"summary":"nil dereference in a.go"}]}`}
 	r, err := Run(context.Background(), anthropicJudge(t, s), material(true))
 	if err != nil || r.Verdict != loop.JudgeBlocking || r.Provider != "anthropic:"+DefaultModel {
 		t.Fatalf("%+v %v", r, err)
@@ -207,18 +182,18 @@ func TestAnthropic_blockingWinsOverCleanProseAndTheMaterialIsSentAsData(t *testi
 			Content []struct{ Text string } `json:"content"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal([]byte(s.bodies[0]), &req); err != nil {
+	if err := json.Unmarshal([]byte(s.Bodies()[0]), &req); err != nil {
 		t.Fatal(err)
 	}
 	if req.Model != DefaultModel || !strings.Contains(req.Messages[0].Content[0].Text, "<material>") || !strings.Contains(req.Messages[0].Content[0].Text, `verdict: CLEAN`) {
-		t.Fatalf("request %s", s.bodies[0])
+		t.Fatalf("request %s", s.Bodies()[0])
 	}
 }
 
 func TestAnthropic_anythingButAStrictVerdictFailsClosed(t *testing.T) {
 	t.Parallel()
 	for _, reply := range []string{"verdict: CLEAN", "Sure! {\"verdict\":\"CLEAN\"}", `{"verdict":"MAYBE"}`} {
-		s := &messagesServer{reply: reply}
+		s := &messagesServer{Reply: reply}
 		r, err := Run(context.Background(), anthropicJudge(t, s), material(true))
 		if !errors.Is(err, ErrMalformed) || r.Verdict != loop.JudgeNone {
 			t.Errorf("%q: %+v %v", reply, r, err)
@@ -228,7 +203,7 @@ func TestAnthropic_anythingButAStrictVerdictFailsClosed(t *testing.T) {
 
 func TestAnthropic_cleanIsDowngradedWhenUnprovenAndKeptWhenProven(t *testing.T) {
 	t.Parallel()
-	s := &messagesServer{reply: `{"verdict":"CLEAN","items":[]}`}
+	s := &messagesServer{Reply: `{"verdict":"CLEAN","items":[]}`}
 	if r, _ := Run(context.Background(), anthropicJudge(t, s), material(false)); r.Verdict != loop.JudgeNone {
 		t.Fatalf("%+v", r)
 	}
@@ -239,7 +214,7 @@ func TestAnthropic_cleanIsDowngradedWhenUnprovenAndKeptWhenProven(t *testing.T) 
 
 func TestAnthropic_apiErrorFailsClosed(t *testing.T) {
 	t.Parallel()
-	s := &messagesServer{status: http.StatusInternalServerError}
+	s := &messagesServer{Status: http.StatusInternalServerError}
 	r, err := Run(context.Background(), anthropicJudge(t, s), material(true))
 	if err == nil || r.Verdict != loop.JudgeNone {
 		t.Fatalf("%+v %v", r, err)

@@ -56,6 +56,9 @@ type Config struct {
 	// budget's reset (B7); otherwise RateLimitFloorPercent of the limit is.
 	RateLimitFloor        int
 	RateLimitFloorPercent int
+	// YieldFor is how long a person's push, changes-requested review or
+	// thread reply pauses the fixing (HY1).
+	YieldFor time.Duration
 }
 
 // DefaultConfig returns the documented defaults.
@@ -64,6 +67,7 @@ func DefaultConfig() Config {
 		MaxCommits:       20,
 		MaxActiveMinutes: 240,
 		MaxIdlePolls:     10,
+		YieldFor:         30 * time.Minute,
 		StallFactor:      3,
 		NormalLatency: map[string]time.Duration{
 			// Bugbot's p50 is 165 s with a long tail to about 635 s.
@@ -105,6 +109,7 @@ func (c Config) Validate() error {
 	atLeast("MaxCommits", int64(c.MaxCommits), 0)
 	atLeast("MaxActiveMinutes", int64(c.MaxActiveMinutes), 0)
 	atLeast("MaxIdlePolls", int64(c.MaxIdlePolls), 0)
+	atLeast("YieldFor", int64(c.YieldFor), 0)
 	atLeast("StallFactor", int64(c.StallFactor), 1)
 	atLeast("MaxConsecutiveErrors", int64(c.MaxConsecutiveErrors), 1)
 	atLeast("NoProgressRepeats", int64(c.NoProgressRepeats), 1)

@@ -30,6 +30,9 @@ type eval struct {
 	judge   JudgeVerdict
 	// cooling: the engine is in its quota cooldown (T8).
 	cooling bool
+	// recalled are findings raised again after a remembered won't-fix
+	// decision (WF1): not active.
+	recalled []*Finding
 }
 
 type decider struct {
@@ -39,6 +42,8 @@ type decider struct {
 	plan Plan
 	head string
 	ev   []*eval
+	// outsidePush: this cycle saw a push that is not ours (W3, HY1).
+	outsidePush bool
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
@@ -112,6 +117,7 @@ func (d *decider) decide() {
 	}) {
 		d.plan.MarkReady = true
 	}
+	d.yieldToHumans()
 	newFinding := slices.ContainsFunc(d.ev, func(e *eval) bool { return e.newSeen })
 	if newPush || newFinding {
 		s.IdlePolls = 0
@@ -161,6 +167,7 @@ func (d *decider) detectPush() bool {
 		// The loop's first look at the PR.
 	default:
 		newPush = true
+		d.outsidePush = true
 		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("outside push detected: head %s is not our push; observation starts over (W3)", short(head)))
 	}
 	if newPush {
@@ -277,6 +284,7 @@ func (d *decider) evaluate(record bool) {
 				}
 			}
 		}
+		d.recall(e)
 		if record {
 			es.Review = string(e.rs)
 			s.EngineStates[v.Engine] = es
@@ -349,6 +357,12 @@ func (d *decider) classify(e *eval) {
 	case e.rs != Done:
 		e.verdict = ""
 	default:
+		if v.Stated != nil && len(e.recalled) > 0 {
+			// WF1: a recalled finding is counted by the engine, not by us.
+			st := *v.Stated
+			st.N -= len(e.recalled)
+			v.Stated = &st
+		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
 	}
 }
@@ -533,6 +547,12 @@ func (d *decider) tree(progress bool) {
 				fresh = append(fresh, *f)
 			}
 		}
+	}
+	// DD1: one defect flagged by several engines is one finding.
+	fresh = Dedup(fresh)
+	// HY1: never edit what a person is working on.
+	if d.holdForHumans(&fresh) {
+		return
 	}
 	if len(fresh) > 0 {
 		switch {

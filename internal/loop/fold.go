@@ -207,8 +207,9 @@ func RecordFixCycle(st state.State, res FixResult, now time.Time) state.State {
 		}
 		s.NoProgress[k[0]][k[1]]++
 	}
+	triaged := len(res.Rows) - countOutcome(res.Rows, OutcomeDuplicate) // DD1: a merged defect counts once
 	s.Events = append(s.Events, state.Event{Time: now, Name: state.EventIterEnd, Iteration: s.Iteration,
-		Detail: fmt.Sprintf("fixed %d of %d", fixed, len(res.Rows))})
+		Detail: fmt.Sprintf("fixed %d of %d", fixed, triaged)})
 	if fixed == 0 {
 		s.Status, s.EndReason = state.StatusDone, string(EndNoFixes)
 		s.Events = append(s.Events, state.Event{Time: now, Name: state.EventTerminate, Iteration: s.Iteration,
@@ -280,6 +281,10 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 			s.Status, s.EndReason = state.StatusStopped, string(EndStopped)
 		}
 		ev.Name, ev.Reason = state.EventTerminate, string(EndStopped)
+	case CommandResume:
+		// HY1: the maintainer says the person is done; the fixing resumes.
+		s.Yield, s.Paused = nil, nil
+		ev.Name, ev.Reason = state.EventRunStart, "resume"
 	case CommandApprove, CommandSkip:
 		if strings.TrimSpace(cmd.FindingID) == "" {
 			return st, fmt.Errorf("%s: a finding id is required", cmd.Kind)
@@ -300,7 +305,7 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 		}
 		return s, nil
 	default:
-		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset)", cmd.Kind, ErrUnknownCommand)
+		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset, resume)", cmd.Kind, ErrUnknownCommand)
 	}
 	s.Events = append(s.Events, ev)
 	return s, nil

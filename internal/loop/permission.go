@@ -1,9 +1,10 @@
 package loop
 
 // Maintainer commands that change the loop or the repository (TB3): start,
-// approve, reset, skip, stop and resolve-stale. status only reads.
+// approve, reset, skip, stop, resolve-stale and resume. status only reads.
 var writingCommands = map[string]bool{
 	"start": true, "approve": true, "reset": true, "skip": true, "stop": true, "resolve-stale": true,
+	"resume": true,
 }
 
 // CommandWrites reports whether a maintainer command (by its word) writes

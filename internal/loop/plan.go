@@ -21,6 +21,14 @@ type Observation struct {
 	// Judge holds verdicts obtained this cycle for engines where NeedsJudge
 	// was true, by engine name.
 	Judge map[string]JudgeResult
+	// HeadPusher is who pushed the head when the wake says so (a push
+	// event's sender), and HeadPusherBot whether that account is a bot;
+	// an outside push by someone not known to be a bot is yielded to (HY1).
+	HeadPusher    string
+	HeadPusherBot bool
+	// Humans are people's changes-requested reviews and replies in
+	// review threads on the PR, any order (HY1).
+	Humans []HumanActivity
 	// Commits and ChangedLines (additions + deletions) size the PR (H7).
 	Commits      int
 	ChangedLines int
@@ -83,6 +91,9 @@ type Plan struct {
 	MarkReady bool
 	// Notices are one-line notices for the report (outside push, not installed...).
 	Notices []string
+	// Recalled are findings raised again after a remembered won't-fix
+	// decision (WF1): not active; those with a Reply are to be answered.
+	Recalled []Recall
 }
 
 // TriggerRequest asks the orchestrator to trigger one engine for one SHA.
@@ -141,6 +152,10 @@ const (
 	OutcomeDisagreed        = "disagreed"
 	OutcomeSkipped          = "skipped"
 	OutcomeNonBlocking      = "non-blocking"
+	// OutcomeDuplicate is the row of a source comment merged into another
+	// finding as the same defect (DD1): it shares that finding's fix and
+	// counts toward no total.
+	OutcomeDuplicate = "duplicate"
 )
 
 // Comment is the PR's last conversation comment, for T5.
@@ -161,6 +176,8 @@ const (
 	CommandApprove CommandKind = "approve"
 	CommandSkip    CommandKind = "skip"
 	CommandReset   CommandKind = "reset"
+	// CommandResume ends a pause of the fixing while yielding to a person (HY1).
+	CommandResume CommandKind = "resume"
 )
 
 // Command is a parsed maintainer command.

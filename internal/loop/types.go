@@ -108,6 +108,13 @@ type Finding struct {
 	// means a cross-file finding (Tier 3).
 	Locations []string
 	Withdrawn bool
+	// Sources are the other engines' comments merged into this finding as
+	// the same defect (DD1); empty for a finding flagged by one engine.
+	Sources []SourceRef
+	// ContextHash is a hash of the code around the flagged lines at the
+	// head, computed by the orchestrator from the checkout (WF1's
+	// fingerprint); empty when the code could not be read.
+	ContextHash string
 }
 
 // Verdict is one verdict-bearing review body (or tracking comment) of an engine.

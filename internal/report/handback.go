@@ -82,6 +82,7 @@ func handBack(in Input, s Summary) string {
 	}
 	b.WriteString(escalations(in))
 	b.WriteString(nonBlocking(in))
+	b.WriteString(remembered(in))
 	if in.StaleThreads > 0 {
 		fmt.Fprintf(&b, "**Stale threads:** %s (outdated, or from older reviews) still open. "+
 			"Comment `@review-loop resolve-stale` to resolve those whose finding no longer appears.\n\n",

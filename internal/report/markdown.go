@@ -241,9 +241,13 @@ func triageTable(in Input) string {
 	b.WriteString("| finding | engine | tier | justification | outcome | cycle |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, r := range in.State.Triage {
+		just := orDash(Escape(r.Justification, MaxTitleRunes))
+		if len(r.FlaggedBy) > 1 {
+			just = "flagged by " + Escape(strings.Join(r.FlaggedBy, ", "), 80) + " · " + just
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d |\n",
 			link(Escape(r.FindingID, 60), in.commentURL(r.CommentID)), Escape(r.Engine, 40), tier(r.Tier),
-			orDash(Escape(r.Justification, MaxTitleRunes)), Escape(r.Outcome, 40), r.Cycle)
+			just, Escape(r.Outcome, 40), r.Cycle)
 	}
 	b.WriteString("\n")
 	return b.String()

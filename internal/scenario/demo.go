@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/action"
@@ -27,7 +28,8 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
-	verbose := fs.Bool("v", false, "also print the action's diagnostics")
+	diag := fs.Bool("v", false, "also print the action's diagnostics (implies --verbose)")
+	verbose := fs.Bool("verbose", false, "add the rule behind each decision")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -47,9 +49,10 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 		return err
 	}
 	out := env.Stdout
-	fmt.Fprintf(out, "review-loop demo — %s\n%s\n\n", sc.Name, wrap(sc.Description, 76))
-	opts := Options{Self: []string{self}, Progress: out}
-	if *verbose {
+	fmt.Fprintln(out, demoHeader(sc.Name))
+	fmt.Fprintf(out, "%s\n\ninputs: %s\n\n", wrap(sc.Description, 76), inputsLine(sc.Inputs))
+	opts := Options{Self: []string{self}, Progress: out, Why: *verbose || *diag}
+	if *diag {
 		opts.Log = logger
 	}
 	res, err := Run(ctx, sc, opts)
@@ -88,4 +91,35 @@ func wrap(s string, width int) string {
 		n += len(w)
 	}
 	return b.String()
+}
+
+// demoHeader is the first line: the scenario's name unless it is only
+// "demo" again.
+func demoHeader(name string) string {
+	if name == "" || strings.EqualFold(name, "demo") {
+		return "review-loop demo"
+	}
+	return "review-loop demo — " + name
+}
+
+// inputsLine lists the action inputs the scenario runs with, secrets
+// shown as set, never by value.
+func inputsLine(in map[string]string) string {
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := in[k]
+		if strings.Contains(k, "key") || strings.Contains(k, "token") {
+			v = "(set)"
+		}
+		parts = append(parts, k+": "+v)
+	}
+	if len(parts) == 0 {
+		return "(defaults)"
+	}
+	return strings.Join(parts, " · ")
 }

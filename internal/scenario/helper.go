@@ -40,6 +40,8 @@ func Helper(args []string, stdout io.Writer) (ran bool, err error) {
 			mode = args[1]
 		}
 		return true, runJudge(mode, stdout)
+	case helperAgent:
+		return true, runAgent(args[1:], stdout)
 	}
 	return false, nil
 }
@@ -83,6 +85,16 @@ func runJudge(mode string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading the judge input: %w", err)
 	}
+	enc, err := scriptedVerdict(mode, b)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, string(enc))
+	return err
+}
+
+// scriptedVerdict is the scripted judge's verdict on the judge material b.
+func scriptedVerdict(mode string, b []byte) ([]byte, error) {
 	var in struct {
 		Verdicts []struct {
 			Body string `json:"body"`
@@ -95,7 +107,7 @@ func runJudge(mode string, stdout io.Writer) error {
 		} `json:"findings"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
-		return fmt.Errorf("parsing the judge input: %w", err)
+		return nil, fmt.Errorf("parsing the judge input: %w", err)
 	}
 	type item struct {
 		Summary string `json:"summary"`
@@ -119,9 +131,7 @@ func runJudge(mode string, stdout io.Writer) error {
 			out.Verdict = "BLOCKING"
 		}
 	}
-	enc, _ := json.Marshal(out)
-	_, err = fmt.Fprintln(stdout, string(enc))
-	return err
+	return json.Marshal(out)
 }
 
 func firstLine(s string) string {

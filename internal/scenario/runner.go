@@ -38,6 +38,8 @@ type Options struct {
 	Progress io.Writer
 	// Log receives the action's diagnostics; nil discards them.
 	Log *slog.Logger
+	// Why adds the rule behind each cycle's decision to the progress.
+	Why bool
 	// OnAdvance, when set, is called each time virtual time moves, with the
 	// world (benchmarks use it to run a polling baseline beside the loop).
 	OnAdvance func(w *sim.World)
@@ -86,6 +88,11 @@ type run struct {
 	dir       string
 	workspace string
 	fixerSrv  *httptest.Server
+	// agentDir holds the simulated agent CLIs (claude, codex) put first on
+	// the fixer's PATH; judgeSrv is the local Messages API the built-in
+	// judge talks to when anthropic-api-key is set.
+	agentDir  string
+	judgeSrv  *httptest.Server
 	counts    github.Counts
 	seenDisp  int
 	lastPlan  loop.Plan
@@ -140,12 +147,15 @@ func (r *run) setup() error {
 	// The scripted fixer needs the World (it knows each finding's fix):
 	// the helper child process calls back over loopback.
 	r.fixerSrv = httptest.NewServer(http.HandlerFunc(r.serveFix))
-	return nil
+	return r.setupAgents()
 }
 
 func (r *run) cleanup() {
 	if r.fixerSrv != nil {
 		r.fixerSrv.Close()
+	}
+	if r.judgeSrv != nil {
+		r.judgeSrv.Close()
 	}
 	_ = os.RemoveAll(r.dir)
 }
@@ -355,6 +365,10 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 			return nil
 		},
 		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},
+		ChildPath:     r.agentDir,
+	}
+	if r.judgeSrv != nil {
+		deps.AnthropicBaseURL = r.judgeSrv.URL
 	}
 	if kill {
 		deps.CrashAfterPush = r.w.TakeKill
@@ -384,10 +398,14 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 			r.progress(" · %s", pr.Skipped)
 		}
 		r.progress("\n")
+		if r.opts.Why && pr.Plan.Why != "" {
+			r.progress("   why: %s\n", pr.Plan.Why)
+		}
 		for _, e := range pr.Plan.Engines {
 			r.progress("   %-10s review %s%s\n", e.Engine, e.State, verdictNote(e))
-			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), ids(e.Active))
+			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), r.findingsNote(e))
 		}
+		r.fixNote(pr)
 	} else {
 		r.progress("── cycle %d · %s → nothing to do\n", r.cycles, ev.Name)
 	}
@@ -403,17 +421,6 @@ func verdictNote(e loop.EngineReport) string {
 		s += " · " + e.Note
 	}
 	return s
-}
-
-func ids(v []int64) string {
-	if len(v) == 0 {
-		return ""
-	}
-	parts := make([]string, len(v))
-	for i, id := range v {
-		parts[i] = fmt.Sprint(id)
-	}
-	return ": " + strings.Join(parts, ", ")
 }
 
 func (r *run) progress(format string, args ...any) {

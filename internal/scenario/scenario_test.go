@@ -92,7 +92,7 @@ func TestDemo(t *testing.T) {
 	if len(res.Problems) > 0 {
 		t.Fatalf("demo outcome: %v\n%s", res.Problems, progress.String())
 	}
-	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "active finding(s): "} {
+	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "1 active finding(s)\n     · copilot medium calc/calc.go:23 — Max returns the smaller value"} {
 		if !strings.Contains(progress.String(), want) {
 			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
 		}

@@ -151,6 +151,40 @@ func (w *World) Check(o Outcome) []string {
 			add("no comment by the action contains %q", want)
 		}
 	}
+	if x.YieldAfterOutsidePush > 0 {
+		w.mu.Lock()
+		heads := slices.Clone(w.heads)
+		w.mu.Unlock()
+		var last time.Time
+		sawOurs := false
+		for _, h := range heads {
+			switch {
+			case h.outside:
+				last = h.at
+			case !last.IsZero():
+				sawOurs = true
+				if gap := h.at.Sub(last); gap < time.Duration(x.YieldAfterOutsidePush) {
+					add("the loop pushed %s only %s after an outside push, want at least %s", short(h.sha), gap, time.Duration(x.YieldAfterOutsidePush))
+				}
+			}
+		}
+		if !sawOurs {
+			add("no push by the loop after the outside push")
+		}
+	}
+	for _, want := range x.RepliesContain {
+		found := false
+		for _, t := range snap.Threads {
+			for _, c := range t.Comments {
+				if c.InReplyTo != 0 && strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) && strings.Contains(c.Body, want) {
+					found = true
+				}
+			}
+		}
+		if !found {
+			add("no reply by the action in a review thread contains %q", want)
+		}
+	}
 	if x.Reactions != nil {
 		var got []string
 		for _, r := range w.Fake.Reactions() {

@@ -54,3 +54,12 @@ func (w *World) Fix(inputFile, dir string) (fix.FixerReply, error) {
 	}
 	return out, nil
 }
+
+// PostedFinding is the scripted finding behind a posted root comment, for
+// the demo's narration.
+func (w *World) PostedFinding(commentID int64) (Finding, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, ok := w.byComment[commentID]
+	return f, ok
+}

@@ -211,11 +211,12 @@ type Finding struct {
 }
 
 // ScriptedEvent is something that happens outside the engines after a
-// given cycle. Exactly one of Comment, Push, Fault, Kill is set.
+// given cycle. Exactly one of Comment, Review, Reply, Push, Fault, Kill is set.
 type ScriptedEvent struct {
 	AfterCycle int           `yaml:"after_cycle"`
 	Comment    *CommentEvent `yaml:"comment"`
 	Review     *ReviewEvent  `yaml:"review"`
+	Reply      *ReplyEvent   `yaml:"reply"`
 	Push       *PushEvent    `yaml:"push"`
 	Fault      *FaultEvent   `yaml:"fault"`
 	// Kill is "after-push": the runner ends the next cycle right after its
@@ -250,6 +251,14 @@ type ReviewEvent struct {
 	Line   int    `yaml:"line"`
 	// Comment is the inline comment's body (a ```suggestion block, say).
 	Comment string `yaml:"comment"`
+}
+
+// ReplyEvent is a person's reply in the newest thread posted for a
+// scripted finding (HY1: a person is working on it).
+type ReplyEvent struct {
+	Author  string `yaml:"author"`
+	Finding string `yaml:"finding"`
+	Body    string `yaml:"body"`
 }
 
 // PushEvent is an outside push to the PR's head branch.
@@ -287,6 +296,12 @@ type Expect struct {
 	// action, other than its status comment, must contain (command
 	// replies).
 	CommentsContain []string `yaml:"comments_contain"`
+	// YieldAfterOutsidePush: no push by the loop comes sooner than this
+	// after an outside push (HY1: yield-minutes).
+	YieldAfterOutsidePush Duration `yaml:"yield_after_outside_push"`
+	// RepliesContain are texts some reply by the action in a review
+	// thread must contain (E6 answers, WF1 remembered rationales).
+	RepliesContain []string `yaml:"replies_contain"`
 	// Reactions are the reactions the action left on maintainers'
 	// command comments, in order (eyes, +1, confused).
 	Reactions []string `yaml:"reactions"`
@@ -533,13 +548,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, review, push, fault, kill", where)
+			bad("%s: set exactly one of comment, review, reply, push, fault, kill", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -563,6 +578,10 @@ func (sc Scenario) Validate() error {
 		case ev.Review != nil:
 			if ev.Review.Author == "" || ev.Review.Path == "" || ev.Review.Line <= 0 || strings.TrimSpace(ev.Review.Comment) == "" {
 				bad("%s.review: author, path, line and comment are required", where)
+			}
+		case ev.Reply != nil:
+			if _, ok := seen[ev.Reply.Finding]; !ok || ev.Reply.Author == "" || strings.TrimSpace(ev.Reply.Body) == "" {
+				bad("%s.reply: author, body and a scripted finding are required", where)
 			}
 		case ev.Push != nil:
 			if len(ev.Push.Files) == 0 {

@@ -52,6 +52,7 @@ type World struct {
 
 	clock   *Clock
 	ownFake bool
+	heads   []headRecord // each new head of the PR, when it appeared, whether an outside push made it (HY1)
 
 	mu        sync.Mutex
 	queue     []Event
@@ -308,6 +309,7 @@ func (w *World) ReactToRequests() {
 	w.mu.Lock()
 	if snap.HeadSHA != "" && snap.HeadSHA != w.head {
 		w.head = snap.HeadSHA
+		w.heads = append(w.heads, headRecord{sha: snap.HeadSHA, at: w.clock.Now(), outside: false})
 		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: snap.HeadSHA, byUser: w.Tokens.Push != ""})
 	}
 	if w.draft && !snap.Draft {
@@ -392,6 +394,7 @@ func (w *World) onPush(ev ghfake.PushEvent) {
 	defer w.mu.Unlock()
 	if ev.After != w.head {
 		w.head = ev.After
+		w.heads = append(w.heads, headRecord{sha: ev.After, at: w.clock.Now(), outside: false})
 		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: ev.After, byUser: w.Tokens.Push != ""})
 	}
 }
@@ -404,6 +407,7 @@ func (w *World) refreshHead() {
 	defer w.mu.Unlock()
 	if sha != "" && sha != w.head {
 		w.head = sha
+		w.heads = append(w.heads, headRecord{sha: sha, at: w.clock.Now(), outside: false})
 		w.inbox = append(w.inbox, stimulus{kind: stimPush, sha: sha, byUser: w.Tokens.Push != ""})
 	}
 }
@@ -480,6 +484,8 @@ func (w *World) ApplyEvents(cycle int) error {
 			err = w.comment(*ev.Comment)
 		case ev.Review != nil:
 			err = w.userReview(*ev.Review)
+		case ev.Reply != nil:
+			err = w.userReply(*ev.Reply)
 		case ev.Push != nil:
 			err = w.outsidePush(*ev.Push)
 		case ev.Fault != nil:
@@ -601,6 +607,19 @@ func (w *World) userReview(r ReviewEvent) error {
 	return nil
 }
 
+// userReply posts a person's reply in a finding's thread. No event is
+// emitted for it: the next cycle, whatever wakes it, sees the reply.
+func (w *World) userReply(r ReplyEvent) error {
+	w.mu.Lock()
+	p, ok := w.posted[r.Finding]
+	w.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("reply: finding %q has no thread yet", r.Finding)
+	}
+	_, _, err := w.Fake.AddReviewComment(w.Owner, w.Repo, w.Number, ghfake.CommentOptions{Author: r.Author, Body: r.Body, InReplyTo: p.commentID})
+	return err
+}
+
 func (w *World) issueComment(id int64) ghfake.IssueComment {
 	for _, c := range w.Fake.PR(w.Owner, w.Repo, w.Number).Comments {
 		if c.ID == id {
@@ -622,6 +641,12 @@ func (w *World) outsidePush(p PushEvent) error {
 	}
 	w.mu.Lock()
 	w.outside++
+	// The fake's push hook may have seen the new head already (onPush).
+	if i := slices.IndexFunc(w.heads, func(h headRecord) bool { return h.sha == sha }); i >= 0 {
+		w.heads[i].outside = true
+	} else {
+		w.heads = append(w.heads, headRecord{sha: sha, at: w.clock.Now(), outside: true})
+	}
 	before := w.head
 	if w.head != sha {
 		w.head = sha
@@ -668,4 +693,11 @@ func (w *World) loopCommits() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return n - w.outside
+}
+
+// headRecord is one head of the PR as the world saw it appear.
+type headRecord struct {
+	sha     string
+	at      time.Time
+	outside bool
 }

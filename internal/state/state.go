@@ -121,6 +121,62 @@ type State struct {
 	Installed map[string]bool `json:"installed,omitempty"`
 	// LargePR is set when the PR is large (H7).
 	LargePR bool `json:"large_pr,omitempty"`
+	// WontFix remembers DISAGREE and won't-fix decisions by an
+	// engine-agnostic fingerprint, so a finding raised again by any engine
+	// on a later head is answered with the earlier rationale (WF1). Added
+	// within version 1: older states decode with none.
+	WontFix []WontFix `json:"wont_fix,omitempty"`
+	// Yield pauses the fixing half of the loop while a person works on
+	// the PR (HY1); nil when review-loop yields to no one.
+	Yield *Yield `json:"yield,omitempty"`
+	// Paused are findings whose thread a person replied in (HY1).
+	Paused []Pause `json:"paused,omitempty"`
+	// HumanSeenID is the highest id of a person's review or thread reply
+	// already seen, so each pauses once (HY1).
+	HumanSeenID int64 `json:"human_seen_id,omitempty"`
+}
+
+// Yield is a pause of the fixing half of the loop (HY1).
+type Yield struct {
+	Until time.Time `json:"until"`
+	// Reason says what review-loop yields to ("a push by @alice").
+	Reason string `json:"reason"`
+}
+
+// Pause is one finding paused because a person replied in its thread (HY1).
+type Pause struct {
+	FindingID string `json:"id"`
+	ThreadID  string `json:"thread_id,omitempty"`
+	// Path and the lines StartLine..Line are where the person is working:
+	// a finding re-posted there (in a new thread) is paused too.
+	Path      string    `json:"path,omitempty"`
+	StartLine int       `json:"start_line,omitempty"`
+	Line      int       `json:"line,omitempty"`
+	By        string    `json:"by"`
+	Until     time.Time `json:"until"`
+}
+
+// WontFix is one remembered won't-fix decision (WF1).
+type WontFix struct {
+	// Path, Title (normalised when compared) and Context (a hash of the
+	// code around the flagged lines) are the fingerprint.
+	Path    string `json:"path"`
+	Title   string `json:"title"`
+	Context string `json:"context"`
+	// FindingID, Engine and CommentID name the finding decided on.
+	FindingID string `json:"id"`
+	Engine    string `json:"engine,omitempty"`
+	CommentID int64  `json:"comment_id,omitempty"`
+	// Reason is the decision's rationale; ReplyURL links the reply that
+	// gave it; SHA is the head it was decided on.
+	Reason   string    `json:"reason"`
+	ReplyURL string    `json:"reply_url,omitempty"`
+	SHA      string    `json:"sha,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+	// Answered are the comment ids that raised it again and were answered;
+	// ReraisedBy the engines that raised it again.
+	Answered   []int64  `json:"answered,omitempty"`
+	ReraisedBy []string `json:"reraised_by,omitempty"`
 }
 
 // EngineState is one engine's saved state.
@@ -201,6 +257,9 @@ type TriageRow struct {
 	// Key is the no-progress key (engine finding key or category).
 	Key   string `json:"key,omitempty"`
 	Cycle int    `json:"cycle"`
+	// FlaggedBy lists the engines whose comments were merged into this
+	// row's finding as one defect (DD1); empty when one engine flagged it.
+	FlaggedBy []string `json:"flagged_by,omitempty"`
 }
 
 // Approval is a maintainer's `approve <id> [direction]` command (TR2).
@@ -266,6 +325,18 @@ func (s State) Clone() State {
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
+	if s.Yield != nil {
+		y := *s.Yield
+		c.Yield = &y
+	}
+	c.Paused = slices.Clone(s.Paused)
+	if s.WontFix != nil {
+		c.WontFix = make([]WontFix, len(s.WontFix))
+		for i, w := range s.WontFix {
+			w.Answered, w.ReraisedBy = slices.Clone(w.Answered), slices.Clone(w.ReraisedBy)
+			c.WontFix[i] = w
+		}
+	}
 	return c
 }
 

@@ -34,7 +34,7 @@ func full() State {
 				Reason: "nits", Items: []Item{{ID: "c-1", Engine: "claude", Title: "naming", Path: "a.go", Line: 3, SHA: "aaa"}}}},
 		},
 		NonBlocking:   []Item{{ID: "c-1", Engine: "claude", Title: "naming"}},
-		Triage:        []TriageRow{{FindingID: "bugbot-1", Engine: "bugbot", CommentID: 2233029558, Tier: 1, Justification: "nil map write panics", Outcome: "fixed", Key: "nil", Cycle: 1}},
+		Triage:        []TriageRow{{FindingID: "bugbot-1", Engine: "bugbot", CommentID: 2233029558, Tier: 1, Justification: "nil map write panics", Outcome: "fixed", Key: "nil", Cycle: 1, FlaggedBy: []string{"bugbot", "copilot"}}},
 		Events:        []Event{{Time: t0, Name: EventRunStart}, {Time: t0, Name: EventRetrigger, Engine: "bugbot", SHA: "aaa", Iteration: 1, Reason: "r", Detail: "d"}},
 		EventsDropped: 3,
 		Approvals:     []Approval{{FindingID: "copilot-2", Direction: "use a mutex", By: "alice", At: t0}},
@@ -43,6 +43,12 @@ func full() State {
 		Notices:       []string{"dispatch-setup", "resolve-permission"},
 		Installed:     map[string]bool{"claude": true},
 		LargePR:       true,
+		WontFix: []WontFix{{Path: "a.go", Title: "Max returns the smaller value", Context: "e85eab81fac8085d", FindingID: "copilot-4",
+			Engine: "copilot", CommentID: 2233029569, Reason: "intended", ReplyURL: "https://github.com/o/r/pull/1#discussion_r2233029572",
+			SHA: "aaa", At: t0, Answered: []int64{2233029577}, ReraisedBy: []string{"bugbot"}}},
+		Yield:       &Yield{Until: t0, Reason: "a push by @alice"},
+		Paused:      []Pause{{FindingID: "bugbot-1", ThreadID: "PRRT_1", Path: "a.go", StartLine: 3, Line: 5, By: "alice", Until: t0}},
+		HumanSeenID: 2233029580,
 	}
 }
 
@@ -334,4 +340,43 @@ func TestCloneIsDeep(t *testing.T) {
 func noise(i int) string {
 	sum := sha512.Sum512([]byte{byte(i), byte(i >> 8), byte(i >> 16)})
 	return base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// TestRule_SC2_WontFixMemoryIsAddedMigrationSafe: the won't-fix memory
+// (WF1) and the merged-finding engines (DD1) were added within version 1.
+// A version 1 state written before them decodes with none and validates;
+// one with them keeps them through the hidden comment; a version 0 state
+// migrates with none.
+func TestRule_SC2_WontFixMemoryIsAddedMigrationSafe(t *testing.T) {
+	t.Parallel()
+	old := `{"version":1,"status":"active","iteration":1,"commits":1,"active_seconds":0,"idle_polls":0,` +
+		`"triage":[{"id":"bugbot-1","engine":"bugbot","tier":1,"outcome":"fixed","cycle":1}],"totals":{"fixed":1,"reverted":0,"escalated":0,"outdated":0,"disagreed":0}}`
+	st, err := DecodeJSON([]byte(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.WontFix != nil || st.Triage[0].FlaggedBy != nil || st.Validate(nil) != nil {
+		t.Errorf("older version 1 state: wont_fix %v flagged_by %v validate %v", st.WontFix, st.Triage[0].FlaggedBy, st.Validate(nil))
+	}
+	want := full()
+	body, err := Encode("status", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := Decode(body)
+	if err != nil || !reflect.DeepEqual(got.WontFix, want.WontFix) || !reflect.DeepEqual(got.Triage[0].FlaggedBy, want.Triage[0].FlaggedBy) {
+		t.Errorf("round trip: err %v wont_fix %+v flagged_by %v", err, got.WontFix, got.Triage[0].FlaggedBy)
+	}
+	c := want.Clone()
+	c.WontFix[0].Answered[0] = 1
+	if want.WontFix[0].Answered[0] == 1 {
+		t.Error("Clone shares the won't-fix memory's answered ids")
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "state", "v0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v0, err := DecodeJSON(b); err != nil || v0.WontFix != nil {
+		t.Errorf("version 0: err %v wont_fix %v", err, v0.WontFix)
+	}
 }

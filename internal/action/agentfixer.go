@@ -1,0 +1,50 @@
+package action
+
+import (
+	"os"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/judge"
+)
+
+// buildJudgeAt is buildJudge with the built-in judge pointed at baseURL
+// when it is set; the judge is chosen the same way (judge-command first,
+// then anthropic-api-key).
+func buildJudgeAt(c Config, baseURL string) (judge.Judge, error) {
+	if baseURL == "" || c.JudgeCommand != "" || c.AnthropicAPIKey == "" {
+		return buildJudge(c)
+	}
+	return judge.NewAnthropic(c.AnthropicAPIKey, c.JudgeModel, option.WithBaseURL(baseURL), option.WithMaxRetries(0)), nil
+}
+
+// agentConfig is the agent fixer's set-up: the key of the chosen agent
+// only, so the other agent's key never reaches a child.
+func agentConfig(c Config) fix.Agent {
+	a := fix.Agent{Model: c.FixerModel, MaxTurns: c.FixerMaxTurns}
+	switch c.Fixer {
+	case fix.ProviderClaudeCode:
+		a.APIKey = c.AnthropicAPIKey
+	case fix.ProviderCodex:
+		a.APIKey = c.OpenAIAPIKey
+	}
+	return a
+}
+
+// childEnv is the base environment of the fix pipeline's children: this
+// process's, tokens stripped, with Deps.ChildPath first on PATH.
+func (c *prCycle) childEnv() []string {
+	env := fix.StripTokens(os.Environ())
+	if c.ChildPath == "" {
+		return env
+	}
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + c.ChildPath + string(os.PathListSeparator) + v
+			return env
+		}
+	}
+	return append(env, "PATH="+c.ChildPath)
+}

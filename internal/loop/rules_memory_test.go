@@ -1,0 +1,86 @@
+package loop
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+const maxSrc = "package calc\n\n// Max returns the larger of a and b.\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n"
+
+func TestRule_WF1_ContextHashFollowsMovedCodeNotChangedCode(t *testing.T) {
+	h := ContextHash(maxSrc, 0, 6)
+	moved := ContextHash("package calc\n\n// x\n// y\n// z\n"+strings.TrimPrefix(maxSrc, "package calc\n\n"), 0, 9)
+	if h == "" || h != moved {
+		t.Errorf("moved code: %q vs %q, want equal", h, moved)
+	}
+	reindented := ContextHash(strings.ReplaceAll(maxSrc, "\t", "    "), 0, 6)
+	if reindented != h {
+		t.Error("whitespace-only change altered the context hash")
+	}
+	if changed := ContextHash(strings.Replace(maxSrc, "return a\n", "return b\n", 1), 0, 6); changed == h {
+		t.Error("changed code kept the context hash")
+	}
+	if ContextHash(maxSrc, 0, 99) != "" || ContextHash(maxSrc, 0, 0) != "" {
+		t.Error("a line outside the file must give no hash")
+	}
+}
+
+func TestRule_WF1_DisagreedFindingRaisedAgainIsRecalledNotActive(t *testing.T) {
+	ctx := ContextHash(maxSrc, 0, 6)
+	decided := Finding{ID: "copilot-5", Engine: "copilot", CommentID: 5, Path: "calc/calc.go", Line: 6, Title: "Max returns the smaller value.", ContextHash: ctx}
+	st := active(sha2, "bugbot", "copilot")
+	st = RememberWontFix(st, []WontFixDecision{{Finding: decided, Reason: "Intended: Max is documented wrongly, not coded wrongly.", ReplyURL: "https://github.com/o/r/pull/7#discussion_r6"}}, sha1, t0)
+	if len(st.WontFix) != 1 {
+		t.Fatalf("memory = %+v", st.WontFix)
+	}
+	// The same decision again is not remembered twice; an unfingerprintable one not at all.
+	st = RememberWontFix(st, []WontFixDecision{{Finding: decided, Reason: "again"}, {Finding: Finding{ID: "x", Path: "a.go", Title: "t"}, Reason: "r"}}, sha1, t0)
+	if len(st.WontFix) != 1 || st.WontFix[0].Reason != "Intended: Max is documented wrongly, not coded wrongly." {
+		t.Fatalf("memory = %+v", st.WontFix)
+	}
+	again := Finding{ID: "bugbot-9", CommentID: 9, ThreadID: "T9", Path: "calc/calc.go", Line: 9, Title: "Max returns the smaller value", ContextHash: ctx}
+	view := done("bugbot", sha2, 8, again)
+	view.Stated = &StatedCount{N: 1, Source: "check run"}
+	p, st2 := Decide(st, obs(sha2, 0, view, done("copilot", sha2, 10)), DefaultConfig())
+	wantAction(t, p, ActionHandBack, EndClean)
+	if r := report(t, p, "bugbot"); r.Verdict != VerdictClean || len(r.Active) != 0 {
+		t.Errorf("bugbot = %+v, want CLEAN with the recalled finding not active", r)
+	}
+	if len(p.Recalled) != 1 || !strings.Contains(p.Recalled[0].Reply, "Intended: Max is documented wrongly") ||
+		!strings.Contains(p.Recalled[0].Reply, "https://github.com/o/r/pull/7#discussion_r6") {
+		t.Fatalf("recalled = %+v", p.Recalled)
+	}
+	// Answered once: the next cycle has nothing to reply.
+	st3 := RecordRecalled(st2, p.Recalled, []int64{9})
+	if w := st3.WontFix[0]; len(w.Answered) != 1 || w.ReraisedBy[0] != "bugbot" {
+		t.Errorf("memory after recall = %+v", w)
+	}
+	st3.Status = state.StatusActive
+	p2, _ := Decide(st3, obs(sha2, 0, view, done("copilot", sha2, 10)), DefaultConfig())
+	if len(p2.Recalled) != 1 || p2.Recalled[0].Reply != "" {
+		t.Errorf("second cycle recalled = %+v, want no second reply", p2.Recalled)
+	}
+}
+
+func TestRule_WF1_OtherCodeOrOtherTitleIsNotRecalled(t *testing.T) {
+	ctx := ContextHash(maxSrc, 0, 6)
+	st := active(sha2, "bugbot")
+	st = RememberWontFix(st, []WontFixDecision{{Finding: Finding{ID: "copilot-5", Engine: "copilot", CommentID: 5, Path: "calc/calc.go", Line: 6,
+		Title: "Max returns the smaller value", ContextHash: ctx}, Reason: "intended"}}, sha1, t0)
+	for name, f := range map[string]Finding{
+		"changed code":    {ID: "bugbot-9", CommentID: 9, Path: "calc/calc.go", Line: 6, Title: "Max returns the smaller value", ContextHash: "0000"},
+		"other file":      {ID: "bugbot-9", CommentID: 9, Path: "calc/max.go", Line: 6, Title: "Max returns the smaller value", ContextHash: ctx},
+		"other title":     {ID: "bugbot-9", CommentID: 9, Path: "calc/calc.go", Line: 6, Title: "Unchecked overflow in Max", ContextHash: ctx},
+		"no context":      {ID: "bugbot-9", CommentID: 9, Path: "calc/calc.go", Line: 6, Title: "Max returns the smaller value"},
+		"the same thread": {ID: "copilot-5", CommentID: 5, Path: "calc/calc.go", Line: 6, Title: "Max returns the smaller value", ContextHash: ctx},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, _ := Decide(st, obs(sha2, 0, done("bugbot", sha2, 8, f)), DefaultConfig())
+			if len(p.Recalled) != 0 {
+				t.Errorf("recalled %+v", p.Recalled)
+			}
+		})
+	}
+}

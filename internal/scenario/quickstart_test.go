@@ -1,0 +1,124 @@
+package scenario
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/review-loop/review-loop/internal/sim"
+)
+
+// quickStartInputs reads the review-loop step's inputs from the example
+// workflow the README's quick start copies, as the runner would see them
+// on a workflow_dispatch: tokens are the world's own (the runner passes
+// them), other secrets get a value of the world, and `inputs.*` are empty.
+func quickStartInputs(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "review-loop.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	expr := regexp.MustCompile(`^\$\{\{\s*([a-z]+)\.([A-Za-z0-9_.-]+)\s*\}\}$`)
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if !strings.HasPrefix(st.Uses, "review-loop/review-loop") {
+				continue
+			}
+			in := map[string]string{}
+			for k, v := range st.With {
+				m := expr.FindStringSubmatch(strings.TrimSpace(v))
+				switch {
+				case m == nil:
+					in[k] = v
+				case k == "github-token" || k == "push-token" || k == "trigger-token":
+					// the world's tokens
+				case m[1] == "secrets":
+					in[k] = "world-" + strings.ToLower(m[2])
+				case m[1] == "inputs":
+					// empty on the dispatch that starts the loop
+				default:
+					t.Fatalf("input %s: the world cannot evaluate %s", k, v)
+				}
+			}
+			return in
+		}
+	}
+	t.Fatal("docs/examples/review-loop.yml has no review-loop/review-loop step")
+	return nil
+}
+
+// The quick start's own inputs, run through the built-in demo world
+// (simulated engines, the simulated agent as claude, a local Messages API
+// as the Anthropic judge), reach a clean hand-back.
+func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScenario(demoScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Inputs = quickStartInputs(t)
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress, Why: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		t.Fatalf("inputs %v: %v\n%s", sc.Inputs, res.Problems, progress.String())
+	}
+	for _, want := range []string{"· bugbot high calc/calc.go:15 — Div panics on a zero divisor", "fix commit ", "test: go test",
+		"3 review thread(s) resolved", "why: "} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
+		}
+	}
+}
+
+// `fixer: codex` runs the same demo through the world's codex CLI: its
+// reply comes back through the file the prompt names.
+func TestDemo_CodexFixerReachesACleanHandBack(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sim.ParseScenario(demoScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "go test -count=1 {packages}"}
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		t.Fatalf("%v\n%s", res.Problems, progress.String())
+	}
+}
