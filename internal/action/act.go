@@ -39,6 +39,9 @@ func (c *prCycle) act(ctx context.Context) error {
 	case loop.ActionWait:
 		if !c.plan.WakeAt.IsZero() {
 			c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", c.plan.WakeAt.UTC().Format(time.RFC3339), c.plan.Why))
+			if strings.HasPrefix(c.plan.Why, "B7:") {
+				c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.plan.Why)
+			}
 		}
 		return c.waitInJob(ctx)
 	case loop.ActionFix:

@@ -76,6 +76,16 @@ type Config struct {
 	// CIWorkflows are the repository's CI workflow files the loop
 	// dispatches on the PR head after a push GITHUB_TOKEN made (CI1).
 	CIWorkflows []string
+	// SweepFanout is how the scheduled sweep advances the live loops it
+	// finds (`sweep-fanout`): dispatch (one workflow run per loop, each in
+	// its own concurrency group) or inline (cycled in the sweep's job,
+	// at most sweepBudget of them).
+	SweepFanout string
+	// RateLimitFloor and RateLimitFloorPercent are `rate-limit-floor` (an
+	// absolute number of requests, or a percentage of the limit): under it
+	// a waiting or triggering cycle defers to the budget's reset (B7).
+	RateLimitFloor        int
+	RateLimitFloorPercent int
 
 	// Actions context.
 	EventName   string
@@ -105,8 +115,9 @@ var inputNames = []string{
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
 	"version", "mode", "artifact-dir", "start-on", "shared-paths",
+	"sweep-fanout", "rate-limit-floor",
 	"openai-api-key", "fixer-model", "fixer-max-turns",
-	"yield-minutes",
+	"yield-minutes", "ci-workflows",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -192,6 +203,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		StartOn:              strings.ToLower(in("start-on", "command")),
 		SharedPaths:          splitList(in("shared-paths", "")),
 		CIWorkflows:          splitList(in("ci-workflows", "")),
+		SweepFanout:          strings.ToLower(in("sweep-fanout", SweepDispatch)),
 
 		EventName:   getenv("GITHUB_EVENT_NAME"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
@@ -263,6 +275,14 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	case "report", "issue":
 	default:
 		errs = append(errs, fmt.Errorf("input non-blocking: %q is not report or issue", c.NonBlocking))
+	}
+	switch c.SweepFanout {
+	case SweepDispatch, SweepInline:
+	default:
+		errs = append(errs, fmt.Errorf("input sweep-fanout: %q is not dispatch or inline", c.SweepFanout))
+	}
+	if err := c.parseRateLimitFloor(in("rate-limit-floor", "10%")); err != nil {
+		errs = append(errs, err)
 	}
 	switch c.StartOn {
 	case "command", "auto":

@@ -52,6 +52,8 @@ type prCycle struct {
 	lost string
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
+	// rateRead is set once this cycle asked for the REST budget (B7).
+	rateRead bool
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -91,6 +93,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
 		c.res.Skipped = "no live loop on this PR"
+		c.markLive(ctx) // a finished loop still marked live is unmarked
 		return nil
 	}
 	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
@@ -120,7 +123,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 
 	before := c.st
-	c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
+	c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
 	c.res.Plan = c.plan
 	c.logPlan()
 	switch {
@@ -139,7 +142,8 @@ func (c *prCycle) run(ctx context.Context) error {
 	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
 		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
 		c.st = before
-		c.finish() // H9: a wake on a finished loop still sets every output
+		c.markLive(ctx) // a finished loop left marked live is unmarked
+		c.finish()      // H9: a wake on a finished loop still sets every output
 		return nil
 	}
 	// A cycle that acts claims the status comment first: the write fails if
@@ -168,6 +172,7 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.write(ctx, acts); err != nil {
 		return errors.Join(actErr, err)
 	}
+	c.markLive(ctx)
 	c.chain(ctx)
 	c.finish()
 	return actErr
@@ -344,6 +349,7 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 	if err := c.save(ctx); err != nil {
 		return err
 	}
+	c.markLive(ctx)
 	c.finish()
 	return nil
 }
@@ -500,13 +506,15 @@ func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
 	return false
 }
 
-func (c *prCycle) loopObservation(judges map[string]loop.JudgeResult) loop.Observation {
-	return loop.Observation{
+func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
+	o := loop.Observation{
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
 	}
+	o.Budget, o.GraphQLBudget = c.budgets(ctx)
+	return o
 }
 
 func (c *prCycle) logPlan() {

@@ -55,7 +55,13 @@ func (c *prCycle) knownFindings() []loop.Finding {
 // starts one (start, reset).
 func (c *prCycle) askedToStart() bool {
 	switch c.wake.Kind {
-	case event.KindDispatch, event.KindStartLabel:
+	case event.KindDispatch:
+		// A dispatch sent by review-loop's own identity is a re-entry (W5,
+		// or the sweep's fan-out, SW2) and never starts a loop: the sweep
+		// dispatches every PR labelled live, and anyone with triage
+		// permission can add that label (TB3 asks for write).
+		return !sameLogin(c.wake.Actor, c.obs.ViewerLogin)
+	case event.KindStartLabel:
 		return true
 	case event.KindCommand:
 		k := c.wake.Command

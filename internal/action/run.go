@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -201,7 +200,13 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
-	prs, err := r.prsOf(ctx, wake)
+	var prs []int
+	if wake.Kind == event.KindSweep {
+		// The scheduled sweep fans out: one run per live loop.
+		prs, res.PRs, err = r.sweep(ctx, wake)
+	} else {
+		prs, err = r.prsOf(ctx, wake)
+	}
 	if err != nil {
 		return res, err
 	}
@@ -284,21 +289,13 @@ const sweepBudget = 10
 func (r *runner) prsOf(ctx context.Context, w event.Wake) ([]int, error) {
 	switch {
 	case w.Kind == event.KindSweep:
-		open, err := r.gh.ListOpenPullRequests(ctx, w.Owner, w.Repo)
+		// Only the live loops, found by their label: the sweep's cost is
+		// flat in the number of open PRs.
+		prs, _, err := r.livePRs(ctx, w)
 		if err != nil {
-			return nil, fmt.Errorf("listing open pull requests for the sweep: %w", err)
+			return nil, err
 		}
-		// Oldest first: lower numbers were opened earlier.
-		slices.SortFunc(open, func(a, b github.PRRef) int { return a.Number - b.Number })
-		var out []int
-		for _, p := range open {
-			if len(out) == sweepBudget {
-				r.gha.Noticef("review-loop: sweep budget of %d PRs reached; the rest wait for the next sweep", sweepBudget)
-				break
-			}
-			out = append(out, p.Number)
-		}
-		return out, nil
+		return r.inlineCap(prs), nil
 	case len(w.PRs) > 0:
 		return w.PRs, nil
 	case w.NeedsLookup():
@@ -327,6 +324,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc.PollInterval = c.PollInterval
 	lc.PollTimeout = c.PollTimeout
 	lc.KeepDraft = c.KeepDraft
+	lc.RateLimitFloor, lc.RateLimitFloorPercent = c.RateLimitFloor, c.RateLimitFloorPercent
 	if err := lc.Validate(); err != nil {
 		return lc, fmt.Errorf("inputs: %w", err)
 	}

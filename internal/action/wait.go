@@ -40,7 +40,7 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		c.plan, c.st = loop.Decide(c.st, c.loopObservation(judges), c.loopCfg)
+		c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
 		c.res.Plan = c.plan
 		c.logPlan()
 		if c.plan.Action == loop.ActionWait {

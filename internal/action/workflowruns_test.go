@@ -140,6 +140,10 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 			"repository": map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
 			"sender":     map[string]any{"login": "github-actions[bot]", "type": "Bot"},
 		}
+		// A live loop carries the live label (the sweep's index).
+		if err := w.fake.AddLabel("octo", "app", 1, LiveLabel); err != nil {
+			t.Fatal(err)
+		}
 		w.fake.ResetRequests()
 		res, err := w.cycle("workflow_run", payload, inputs)
 		if err != nil {

@@ -56,6 +56,7 @@ var wantDefaults = map[string]string{
 	"commit-author-email": "41898282+github-actions[bot]@users.noreply.github.com",
 	"dry-run":             "false", "binary-path": "", "version": "",
 	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "", "ci-workflows": "",
+	"sweep-fanout": "dispatch", "rate-limit-floor": "10%",
 	"openai-api-key": "", "fixer-model": "", "fixer-max-turns": "40",
 }
 

@@ -34,6 +34,10 @@ type Options struct {
 	// check runs...); default 2233029557, like GitHub's today: above 2^31,
 	// so every check run answers GraphQL databaseId null.
 	FirstID int64
+	// RESTLimit and GraphQLLimit are each identity's hourly budgets;
+	// default DefaultRESTLimit and DefaultGraphQLLimit (ratelimit.go).
+	RESTLimit    int
+	GraphQLLimit int
 }
 
 // Identity is who a token authenticates as.
@@ -70,6 +74,7 @@ type Fake struct {
 	dispatch []Dispatch
 	reacts   []Reaction
 	denyRes  map[string]bool
+	rates    map[string]*rateWindow
 
 	onIssueComment    []func(IssueCommentEvent)
 	onReviewRequested []func(ReviewRequestEvent)
@@ -117,6 +122,7 @@ type pr struct {
 	Threads   []*Thread
 	Comments  []*IssueComment
 	Requested []string
+	Labels    []string
 	CreatedAt time.Time
 	Additions int
 	Deletions int
@@ -873,6 +879,7 @@ type PRSnapshot struct {
 	Comments           []IssueComment
 	RequestedReviewers []string
 	CheckRuns          []CheckRun // on the head commit
+	Labels             []string
 }
 
 // PR returns a snapshot of a pull request (zero value when absent).
@@ -886,7 +893,7 @@ func (f *Fake) PR(owner, repo string, number int) PRSnapshot {
 	f.syncPRLocked(p)
 	s := PRSnapshot{Number: p.Number, NodeID: p.NodeID, Title: p.Title, State: p.State, Draft: p.Draft,
 		HeadRef: p.HeadRef, BaseRef: p.BaseRef, HeadSHA: p.headSHA, Fork: p.Fork,
-		RequestedReviewers: slices.Clone(p.Requested)}
+		RequestedReviewers: slices.Clone(p.Requested), Labels: slices.Clone(p.Labels)}
 	for _, r := range p.Reviews {
 		s.Reviews = append(s.Reviews, *r)
 	}

@@ -28,17 +28,7 @@ func (e *gqlExec) rootField(root string) func(string, map[string]any) (any, erro
 		case "node":
 			return e.nodeObj(strArg(args, "id"))
 		case "rateLimit":
-			return &obj{typ: "RateLimit", get: func(f string, _ map[string]any) (any, error) {
-				switch f {
-				case "cost":
-					return 1, nil
-				case "remaining":
-					return 4999, nil
-				case "limit":
-					return 5000, nil
-				}
-				return nil, notImplemented("RateLimit", f)
-			}}, nil
+			return e.rateLimitObj(), nil
 		}
 		return nil, notImplemented("Query", field)
 	}
@@ -118,7 +108,7 @@ func (e *gqlExec) repoObj(r *repo) *obj {
 			slices.Sort(nums)
 			for _, n := range nums {
 				p := r.prs[n]
-				if len(states) == 0 || slices.Contains(states, any(p.State)) {
+				if (len(states) == 0 || slices.Contains(states, any(p.State))) && labelsMatch(p, args) {
 					items = append(items, e.prObj(p))
 				}
 			}
@@ -433,6 +423,8 @@ func (e *gqlExec) prObj(p *pr) *obj {
 				}}
 			}
 			return connection("ReviewRequestConnection", items, args)
+		case "labels":
+			return e.labelConnection(p, args)
 		}
 		return nil, notImplemented("PullRequest", field)
 	}}

@@ -41,6 +41,7 @@ func buildMux() {
 		})
 	}
 	h("GET /user", getUser)
+	h("GET /rate_limit", getRateLimit)
 	h("POST /repos/{owner}/{repo}/issues/{number}/comments", createIssueComment)
 	h("GET /repos/{owner}/{repo}/issues/comments/{id}", getIssueComment)
 	h("PATCH /repos/{owner}/{repo}/issues/comments/{id}", updateIssueComment)
@@ -50,6 +51,8 @@ func buildMux() {
 	h("POST /repos/{owner}/{repo}/pulls/{number}/copilot-code-review", requestCopilot)
 	h("POST /repos/{owner}/{repo}/actions/workflows/{file}/dispatches", dispatchWorkflow)
 	h("POST /repos/{owner}/{repo}/issues", createIssue)
+	h("POST /repos/{owner}/{repo}/issues/{number}/labels", addLabels)
+	h("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name}", removeLabel)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
 	h("GET /repos/{owner}/{repo}/collaborators/{username}/permission", getCollaboratorPermission)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)

@@ -21,7 +21,10 @@ var updateSubset = flag.Bool("update-subset", false, "rewrite schema_subset.grap
 // subsetFields lists what the client and the fake use: type -> fields
 // (nil keeps every enum value / union member present in this list).
 var subsetFields = map[string][]string{
-	"Query":                                {"id", "viewer", "repository", "node"},
+	"Query":                                {"id", "viewer", "repository", "node", "rateLimit"},
+	"RateLimit":                            {"cost", "limit", "remaining", "resetAt", "used"},
+	"Label":                                {"id", "name"},
+	"LabelConnection":                      {"totalCount", "nodes", "pageInfo"},
 	"Mutation":                             {"resolveReviewThread", "unresolveReviewThread", "markPullRequestReadyForReview"},
 	"Node":                                 {"id"},
 	"Actor":                                {"login", "url"},
@@ -47,7 +50,7 @@ var subsetFields = map[string][]string{
 	"PullRequestReviewState":               nil,
 	"CommentAuthorAssociation":             nil,
 	"PageInfo":                             {"hasNextPage", "hasPreviousPage", "startCursor", "endCursor"},
-	"PullRequest":                          {"id", "number", "url", "title", "body", "state", "isDraft", "author", "headRefOid", "headRefName", "baseRefName", "isCrossRepository", "headRepository", "baseRepository", "additions", "deletions", "createdAt", "commits", "reviews", "reviewThreads", "comments", "reviewRequests"},
+	"PullRequest":                          {"id", "number", "url", "title", "body", "state", "isDraft", "author", "headRefOid", "headRefName", "baseRefName", "isCrossRepository", "headRepository", "baseRepository", "additions", "deletions", "createdAt", "commits", "reviews", "reviewThreads", "comments", "reviewRequests", "labels"},
 	"PullRequestConnection":                {"totalCount", "nodes", "pageInfo"},
 	"PullRequestCommit":                    {"id", "commit"},
 	"PullRequestCommitConnection":          {"totalCount", "nodes", "pageInfo"},

@@ -130,6 +130,13 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id, ok := f.identity(r)
 	entry.Login, entry.ReadOnly = id.Login, id.ReadOnly
+	resource := ResourceCore
+	if isGQL {
+		resource = ResourceGraphQL
+	}
+	// GET /rate_limit does not count against the primary rate limit
+	// (docs.github.com/en/rest/rate-limit/rate-limit).
+	overBudget := ok && r.URL.Path != "/rate_limit" && f.charge(sw, id.Login, resource)
 	defer func() {
 		entry.Status = sw.status
 		f.mu.Lock()
@@ -187,6 +194,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		unauthorized(sw)
+		return
+	}
+	if overBudget {
+		f.rateLimited(sw, isGQL)
 		return
 	}
 	if id.ReadOnly && ((isGQL && entry.Operation == "mutation") || (!isGQL && r.Method != http.MethodGet && r.Method != http.MethodHead)) {

@@ -63,6 +63,7 @@ type Client struct {
 	maxPages int
 	reads    atomic.Int64
 	writes   atomic.Int64
+	budgets  budgets
 }
 
 // New builds a Client from opts.
@@ -241,6 +242,9 @@ func (t *attemptTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), t.timeout)
 	resp, err := t.base.RoundTrip(r.WithContext(ctx))
+	if resp != nil {
+		t.c.budgets.fromHeaders(resp.Header, r.URL.Path)
+	}
 	if err != nil {
 		cancel()
 		if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {

@@ -45,6 +45,9 @@ type Observation struct {
 	// costs no request.
 	WorkflowRuns []WorkflowRun
 
+	// Labels are the PR's label names (the sweep finds live loops by one).
+	Labels []string
+
 	// ViewerLogin is the login of the token's identity (GraphQL viewer),
 	// used to recognise our own state comment and trigger comments.
 	ViewerLogin string

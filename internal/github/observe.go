@@ -93,6 +93,9 @@ type observeQ struct {
 	Viewer struct {
 		Login string
 	}
+	// RateLimit is the GraphQL budget after this query (B7); it costs no
+	// extra point.
+	RateLimit  *rateLimitQ
 	Repository *struct {
 		NameWithOwner    string
 		DefaultBranchRef *struct {
@@ -170,6 +173,10 @@ type observeQ struct {
 					}
 				}
 			} `graphql:"reviewRequests(first: $reviewersFirst)"`
+			// Labels carry the live-loop mark the sweep finds loops by.
+			Labels *struct {
+				Nodes []struct{ Name string }
+			} `graphql:"labels(first: 50)"`
 		} `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
@@ -324,6 +331,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 	if q.Repository == nil {
 		return nil, &APIError{Op: op, Status: 404, Message: fmt.Sprintf("repository %s/%s not found", owner, repo)}
 	}
+	c.recordGraphQLRateLimit(q.RateLimit)
 	pr := q.Repository.PullRequest
 	if pr == nil {
 		return nil, &APIError{Op: op, Status: 404, Message: fmt.Sprintf("pull request %s/%s#%d not found", owner, repo, number)}
@@ -356,6 +364,11 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		o.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
 	o.WorkflowFiles = q.Repository.Workflows.files()
+	if pr.Labels != nil {
+		for _, l := range pr.Labels.Nodes {
+			o.Labels = append(o.Labels, l.Name)
+		}
+	}
 	reviews, err := c.allReviews(ctx, pr.ID, pr.Reviews)
 	if err != nil {
 		return nil, fmt.Errorf("observing %s/%s#%d: %w", owner, repo, number, err)

@@ -51,6 +51,11 @@ type Config struct {
 	// KeepDraft keeps a draft PR a draft even when a selected engine
 	// no-ops on drafts (IN3).
 	KeepDraft bool
+	// RateLimitFloor, when positive, is the absolute number of remaining
+	// API requests under which a waiting or triggering cycle defers to the
+	// budget's reset (B7); otherwise RateLimitFloorPercent of the limit is.
+	RateLimitFloor        int
+	RateLimitFloorPercent int
 	// YieldFor is how long a person's push, changes-requested review or
 	// thread reply pauses the fixing (HY1).
 	YieldFor time.Duration
@@ -80,6 +85,8 @@ func DefaultConfig() Config {
 		DuplicateWindow:      5 * time.Minute,
 		LargePRCommits:       25,
 		LargePRLines:         2000,
+		// B7: a tenth of the budget is kept for fixes and hand-backs.
+		RateLimitFloorPercent: 10,
 	}
 }
 
@@ -109,6 +116,11 @@ func (c Config) Validate() error {
 	atLeast("MaxIterations", int64(c.MaxIterations), 0)
 	atLeast("LargePRCommits", int64(c.LargePRCommits), 0)
 	atLeast("LargePRLines", int64(c.LargePRLines), 0)
+	atLeast("RateLimitFloor", int64(c.RateLimitFloor), 0)
+	atLeast("RateLimitFloorPercent", int64(c.RateLimitFloorPercent), 0)
+	if c.RateLimitFloorPercent > 100 {
+		errs = append(errs, fmt.Errorf("RateLimitFloorPercent: must be at most 100, got %d", c.RateLimitFloorPercent))
+	}
 	durs := []struct {
 		name string
 		d    time.Duration

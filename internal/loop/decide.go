@@ -123,6 +123,7 @@ func (d *decider) decide() {
 		s.IdlePolls = 0
 	}
 	d.tree(newPush || newFinding)
+	d.budgetFloor()
 }
 
 // startLoop begins a new loop for the PR.

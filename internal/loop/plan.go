@@ -32,6 +32,10 @@ type Observation struct {
 	// Commits and ChangedLines (additions + deletions) size the PR (H7).
 	Commits      int
 	ChangedLines int
+	// Budget and GraphQLBudget are the repository's REST and GraphQL API
+	// budgets as last reported; nil when unknown (B7).
+	Budget        *Budget
+	GraphQLBudget *Budget
 }
 
 // JudgeResult is a judge's answer for one prose-only engine (J1).

@@ -213,7 +213,7 @@ func quoteAll(args []string) []string {
 // play delivers events cycle after cycle until the loop hands back.
 func (r *run) play(ctx context.Context) (Result, error) {
 	// A maintainer starts the loop by dispatching the workflow.
-	queue := []sim.Event{r.dispatchEvent()}
+	queue := []sim.Event{r.dispatchEvent("maintainer")}
 	if r.sc.FirstWake == "none" {
 		queue = nil
 	}
@@ -289,12 +289,19 @@ func (r *run) wait() []sim.Event {
 	return []sim.Event{{Name: "schedule", Payload: []byte(`{"schedule":"*/30 * * * *"}`)}}
 }
 
-func (r *run) dispatchEvent() sim.Event {
+// dispatchEvent is a workflow_dispatch for the scenario's PR sent by
+// sender: a maintainer starting the loop, or review-loop's own identity
+// re-dispatching it (which never starts a loop).
+func (r *run) dispatchEvent(sender string) sim.Event {
+	typ := "User"
+	if strings.HasSuffix(sender, "[bot]") {
+		typ = "Bot"
+	}
 	p := map[string]any{
 		"inputs":     map[string]any{"pr": fmt.Sprint(r.w.Number)},
 		"ref":        "refs/heads/main",
 		"repository": map[string]any{"name": r.w.Repo, "full_name": r.w.Owner + "/" + r.w.Repo, "owner": map[string]any{"login": r.w.Owner}},
-		"sender":     map[string]any{"login": "github-actions[bot]", "type": "Bot"},
+		"sender":     map[string]any{"login": sender, "type": typ},
 		"workflow":   ".github/workflows/review-loop.yml",
 	}
 	b, _ := json.Marshal(p)
@@ -305,13 +312,18 @@ func (r *run) dispatchEvent() sim.Event {
 // events, as GitHub would.
 func (r *run) newDispatches() []sim.Event {
 	ds := r.w.Fake.Dispatches()
-	var out []sim.Event
+	out := make([]sim.Event, 0, len(ds)-r.seenDisp)
 	for ; r.seenDisp < len(ds); r.seenDisp++ {
 		// Only the loop's own workflow runs the loop; a dispatch of the
 		// repository's CI (ci-workflows) starts no cycle.
-		if ds[r.seenDisp].Workflow == "review-loop.yml" {
-			out = append(out, r.dispatchEvent())
+		if ds[r.seenDisp].Workflow != "review-loop.yml" {
+			continue
 		}
+		by := ds[r.seenDisp].By
+		if by == sim.ActionsLogin {
+			by += "[bot]"
+		}
+		out = append(out, r.dispatchEvent(by))
 	}
 	return out
 }

@@ -43,6 +43,13 @@ type Scenario struct {
 	// IDsFrom is where the fake GitHub's object ids start (check runs,
 	// reviews, comments); default ghfake's, already above 2^31.
 	IDsFrom int64 `yaml:"ids_from"`
+	// OpenPRs is how many other PRs are open on the repository, opened
+	// before the scenario's PR (so its PR is the newest) and without a
+	// loop: a busy repository for the sweep.
+	OpenPRs int `yaml:"open_prs"`
+	// RateRemaining, when positive, is how much of the action token's
+	// REST budget is left at the start (other runs spent the rest).
+	RateRemaining int `yaml:"rate_remaining"`
 
 	// File is the path the scenario was loaded from.
 	File string `yaml:"-"`

@@ -215,6 +215,12 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 			return nil, err
 		}
 	}
+	for i := 1; i <= sc.OpenPRs; i++ {
+		if _, err := fake.CreatePR(r.Owner, r.Name, ghfake.PROptions{Title: fmt.Sprintf("Other change %d", i), Author: sc.PR.Author,
+			Head: fmt.Sprintf("other/change-%d", i), Base: r.DefaultBranch, Files: map[string]string{fmt.Sprintf("other/%d.txt", i): "x\n"}}); err != nil {
+			return nil, fmt.Errorf("opening other PR %d: %w", i, err)
+		}
+	}
 	files := sc.PR.Files
 	if len(files) == 0 {
 		files = map[string]string{".keep": ""}
@@ -236,6 +242,9 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 
 	for _, name := range sortedKeys(sc.Engines) {
 		w.bots = append(w.bots, newBot(w, name, sc.Engines[name]))
+	}
+	if sc.RateRemaining > 0 {
+		fake.SetRateRemaining(ActionsLogin, ghfake.ResourceCore, sc.RateRemaining)
 	}
 	fake.OnIssueComment(w.onIssueComment)
 	fake.OnReviewRequested(w.onReviewRequested)

@@ -1,0 +1,143 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// LiveLabel marks a PR whose loop is live. The scheduled sweep finds the
+// loops it must advance by this label alone, in one GraphQL request per
+// 100 live loops, so its cost does not grow with the number of open PRs.
+//
+// It is not StartLabel ("review-loop"): that one is a person's request for
+// a loop under `start-on: command` and stays theirs to add or remove; this
+// one is the loop's own index, added while the loop runs and removed when
+// it hands back or stops. A label was chosen over searching for the status
+// comment's marker because the search API does not index HTML comments
+// and costs a request of its own per page; a label is read with the
+// observation (no extra request), and a human removing it is undone: every
+// cycle of a live loop that finds it missing adds it again.
+const LiveLabel = "review-loop:live"
+
+// livePRs is the sweep's read: the open PRs carrying LiveLabel, oldest
+// first, and the default branch to dispatch on.
+func (r *runner) livePRs(ctx context.Context, w event.Wake) ([]int, string, error) {
+	refs, def, err := r.gh.ListLabeledPullRequests(ctx, w.Owner, w.Repo, LiveLabel)
+	if err != nil {
+		return nil, "", fmt.Errorf("listing the live loops for the sweep: %w", err)
+	}
+	out := make([]int, 0, len(refs))
+	for _, p := range refs {
+		out = append(out, p.Number)
+	}
+	slices.Sort(out)
+	return out, def, nil
+}
+
+// sweep advances every live loop: in dispatch mode one workflow run per
+// loop (W5's re-dispatch, with `pr`), each in its own concurrency group and
+// drawing nothing from this job; inline (or when this workflow cannot be
+// dispatched) at most sweepBudget loops are cycled here, one after another.
+func (r *runner) sweep(ctx context.Context, wake event.Wake) ([]int, []PRResult, error) {
+	prs, def, err := r.livePRs(ctx, wake)
+	if err != nil {
+		return nil, nil, err
+	}
+	file := workflowFile(r.cfg.WorkflowRef)
+	if r.cfg.SweepFanout != SweepDispatch || file == "" || r.cfg.DryRun {
+		return r.inlineCap(prs), nil, nil
+	}
+	var done []PRResult
+	for i, n := range prs {
+		err := r.gh.DispatchWorkflow(ctx, wake.Owner, wake.Repo, file, def, map[string]any{"pr": strconv.Itoa(n)})
+		if err != nil {
+			r.gha.Warningf("review-loop: the sweep could not dispatch %s for PR #%d (%v): give the workflow a workflow_dispatch trigger with a `pr` input and `actions: write` (W5); cycling the live loops in this job instead", file, n, err)
+			return r.inlineCap(prs[i:]), done, nil
+		}
+		done = append(done, PRResult{PR: n, Dispatched: true, Skipped: "dispatched its own run"})
+	}
+	r.gha.Noticef("review-loop: the sweep dispatched %d live loop(s), one run each", len(done))
+	return nil, done, nil
+}
+
+// inlineCap is sweep-fanout inline's bound, as before fan-out existed.
+func (r *runner) inlineCap(prs []int) []int {
+	if len(prs) > sweepBudget {
+		r.gha.Noticef("review-loop: sweep budget of %d PRs reached; the rest wait for the next sweep", sweepBudget)
+		prs = prs[:sweepBudget]
+	}
+	return prs
+}
+
+// markLive keeps LiveLabel in step with the loop: present while it is
+// active (added again when a human removed it), gone once it handed back
+// or stopped. It costs a request only when the label must change; a
+// failure is logged, never the cycle's error.
+func (c *prCycle) markLive(ctx context.Context) {
+	if c.readOnly || c.cfg.DryRun || c.obs == nil || c.cfg.Mode == ModePrepare {
+		return
+	}
+	has := slices.ContainsFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
+	live := c.st.Status == state.StatusActive
+	var err error
+	switch {
+	case live && !has:
+		err = c.gh.AddLabel(ctx, c.owner, c.repo, c.number, LiveLabel)
+		if err == nil {
+			c.obs.Labels = append(c.obs.Labels, LiveLabel)
+		}
+	case !live && has && c.st.Status != "":
+		err = c.gh.RemoveLabel(ctx, c.owner, c.repo, c.number, LiveLabel)
+		if err == nil {
+			c.obs.Labels = slices.DeleteFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
+		}
+	}
+	if err != nil {
+		c.Log.Warn("updating the live-loop label", "pr", c.number, "err", err)
+	}
+}
+
+// rateBudgets are the client's last known budgets, for the loop (B7).
+func rateBudgets(gh *github.Client) (core, gql *github.RateBudget) {
+	if b, ok := gh.RateLimit("core"); ok {
+		core = &b
+	}
+	if b, ok := gh.RateLimit("graphql"); ok {
+		gql = &b
+	}
+	return core, gql
+}
+
+// loopBudgets passes the API budgets GitHub last reported into the loop's
+// observation (B7); unknown budgets stay nil and never defer a cycle.
+func loopBudgets(gh *github.Client) (core, gql *loop.Budget) {
+	conv := func(b *github.RateBudget) *loop.Budget {
+		if b == nil {
+			return nil
+		}
+		return &loop.Budget{Resource: b.Resource, Limit: b.Limit, Remaining: b.Remaining, ResetAt: b.Reset}
+	}
+	c, g := rateBudgets(gh)
+	return conv(c), conv(g)
+}
+
+// budgets are the API budgets for the loop's decision (B7). The GraphQL
+// one comes with the observation; the REST one, when no REST response of
+// this run carried it yet, is read once from GET /rate_limit, which GitHub
+// does not count against any budget. A failed read leaves it unknown.
+func (c *prCycle) budgets(ctx context.Context) (core, gql *loop.Budget) {
+	if _, ok := c.gh.RateLimit("core"); !ok && !c.rateRead {
+		c.rateRead = true
+		if err := c.gh.ReadRateLimits(ctx); err != nil {
+			c.Log.Warn("reading the API budget", "err", err)
+		}
+	}
+	return loopBudgets(c.gh)
+}
