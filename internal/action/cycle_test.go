@@ -2,12 +2,8 @@ package action
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -94,37 +90,7 @@ func (w *world) cycle(eventName string, payload any, inputs map[string]string) (
 // cycleWith delivers one event to Run with a judge.
 func (w *world) cycleWith(j judge.Judge, eventName string, payload any, inputs map[string]string) (Result, error) {
 	w.t.Helper()
-	b, err := json.Marshal(payload)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	path := filepath.Join(w.t.TempDir(), "event.json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		w.t.Fatal(err)
-	}
-	env := map[string]string{}
-	for k, v := range w.env {
-		env[k] = v
-	}
-	for k, v := range inputs {
-		env["INPUT_"+strings.ToUpper(k)] = v
-	}
-	env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = eventName, path
-	getenv := func(k string) string { return env[k] }
-	cfg, err := LoadConfig(getenv)
-	if err != nil {
-		return Result{}, err
-	}
-	copts := github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second}
-	if w.clientOpts != nil {
-		copts.MaxPages = w.clientOpts.MaxPages
-	}
-	return Run(context.Background(), Deps{
-		Config: cfg, Getenv: getenv, Out: &w.out, Now: func() time.Time { return w.now },
-		Sleep:         func(context.Context, time.Duration) error { return nil },
-		Judge:         j,
-		ClientOptions: copts,
-	})
+	return w.cycleDeps(eventName, payload, inputs, func(d *Deps) { d.Judge = j })
 }
 
 func dispatchPayload(pr int) map[string]any {

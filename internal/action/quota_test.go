@@ -2,50 +2,23 @@ package action
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
-	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
 // cycleSleeping is cycle with a Sleep that counts what the run slept.
 func (w *world) cycleSleeping(eventName string, payload any, inputs map[string]string, slept *time.Duration) (Result, error) {
 	w.t.Helper()
-	b, err := json.Marshal(payload)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	path := filepath.Join(w.t.TempDir(), "event.json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		w.t.Fatal(err)
-	}
-	env := map[string]string{}
-	for k, v := range w.env {
-		env[k] = v
-	}
-	for k, v := range inputs {
-		env["INPUT_"+strings.ToUpper(k)] = v
-	}
-	env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = eventName, path
-	getenv := func(k string) string { return env[k] }
-	cfg, err := LoadConfig(getenv)
-	if err != nil {
-		return Result{}, err
-	}
-	return Run(context.Background(), Deps{
-		Config: cfg, Getenv: getenv, Out: &w.out, Now: func() time.Time { return w.now },
-		Sleep: func(_ context.Context, d time.Duration) error {
+	return w.cycleDeps(eventName, payload, inputs, func(d *Deps) {
+		d.Sleep = func(_ context.Context, d time.Duration) error {
 			*slept += d
 			w.now = w.now.Add(d)
 			return nil
-		},
-		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second},
+		}
 	})
 }
 

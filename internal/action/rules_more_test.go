@@ -42,10 +42,14 @@ func (w *world) cycleDeps(eventName string, payload any, inputs map[string]strin
 	if err != nil {
 		return Result{}, err
 	}
+	copts := github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second}
+	if w.clientOpts != nil {
+		copts.MaxPages = w.clientOpts.MaxPages
+	}
 	d := Deps{
 		Config: cfg, Getenv: getenv, Out: &w.out, Now: func() time.Time { return w.now },
 		Sleep:         func(context.Context, time.Duration) error { return nil },
-		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: time.Second},
+		ClientOptions: copts,
 	}
 	if edit != nil {
 		edit(&d)
