@@ -36,11 +36,34 @@ func (c *prCycle) finishError(err error) {
 	c.finish()
 }
 
-// Outputs of a run that failed before it reached a pull request's loop.
+// Outputs of a run that failed before it reached a pull request's loop,
+// and of a wake on a pull request that has no loop and may not start one.
 const (
 	verdictErrored              = report.VerdictErrored
 	phaseError     report.Phase = "error"
+	phaseNone      report.Phase = "none"
 )
+
+// noLoopOutputs sets every output and writes the job summary of a run
+// that acted on no loop: a wake on a PR without one, an event that wakes
+// nothing, a sweep that found nothing to cycle. The phase is none, the
+// verdict pending, no commits and no findings (H9); nothing is written to
+// GitHub.
+func noLoopOutputs(gha *githubactions.Action, getenv func(string) string, title, why string) map[string]string {
+	out := map[string]string{
+		report.OutputVerdict: string(report.VerdictPending), report.OutputReason: "", report.OutputPhase: string(phaseNone),
+		report.OutputCommits: "0", report.OutputActiveFindings: "0",
+	}
+	if getenv("GITHUB_OUTPUT") != "" {
+		for _, k := range sortedKeys(out) {
+			gha.SetOutput(k, out[k])
+		}
+	}
+	if getenv("GITHUB_STEP_SUMMARY") != "" {
+		gha.AddStepSummary("### review-loop — " + title + "\n\n" + report.Escape(why, 2000) + "\n")
+	}
+	return out
+}
 
 // FailOutputs sets every output and writes the job summary for a run that
 // failed before it could read a loop (bad inputs, no event): verdict

@@ -105,6 +105,13 @@ func TestRule_H8_TheReviewLoopLabelStartsALoopAndAnotherWakeDoesNot(t *testing.T
 	if r.code != 0 || e.writes() != 0 {
 		t.Fatalf("a push started a loop: exit %d, %d writes\n%s", r.code, e.writes(), r.stdout)
 	}
+	// H9: it still sets every output.
+	if r.outputs["phase"] != "none" || r.outputs["verdict"] != "pending" || r.outputs["commits"] != "0" {
+		t.Errorf("outputs of a wake that started no loop: %v, want phase none, verdict pending, commits 0", r.outputs)
+	}
+	if !strings.Contains(r.summary, "PR #1: no loop on this PR, and start-on is command") {
+		t.Errorf("the job summary does not say why no loop was cycled:\n%s", r.summary)
+	}
 	// The review-loop label asks for one: the engines are triggered.
 	r = e.run("pull_request", pr("labeled", map[string]any{"label": map[string]any{"name": "review-loop"}}), map[string]string{"engines": "bugbot"})
 	// (Without a trigger token bugbot is waited for, not triggered.)

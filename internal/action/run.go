@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,6 +187,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	if wake.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
+		noLoopOutputs(gha, d.Getenv, "nothing to do", wake.Reason)
 		return res, nil
 	}
 	if wake.Owner == "" {
@@ -227,6 +230,18 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		if err != nil {
 			errs = append(errs, prError(n, err))
 		}
+	}
+	if len(errs) == 0 && !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
+		// H9: a run that cycled no loop still sets every output.
+		why := "no pull request's loop needed a cycle in this run"
+		if len(res.PRs) > 0 {
+			lines := make([]string, 0, len(res.PRs))
+			for _, p := range res.PRs {
+				lines = append(lines, fmt.Sprintf("- PR #%d: %s", p.PR, cmp.Or(p.Skipped, "not cycled in this job")))
+			}
+			why = strings.Join(lines, "\n")
+		}
+		noLoopOutputs(gha, d.Getenv, "no loop cycled", why)
 	}
 	n := r.gh.Requests()
 	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)
