@@ -193,6 +193,8 @@ func (w *world) run(event string, payload any, o runOptions) actRun {
 		"--env", "GITHUB_REPOSITORY=" + owner + "/" + repoName,
 		// github.token and secrets.GITHUB_TOKEN resolve to this secret.
 		"--secret", "GITHUB_TOKEN=" + actionToken,
+		// The example's anthropic-api-key; the agent on PATH checks it.
+		"--secret", "ANTHROPIC_API_KEY=" + agentAPIKey,
 		// Nothing from the network: no image pulls, no action fetches, no
 		// cache server; act's own state stays in the test's directories.
 		"--pull=false",
@@ -291,18 +293,26 @@ func (l *stampedLog) startup() time.Duration {
 
 // hostEnv is the test's environment without anything of an Actions run
 // the tests may themselves be running in: act's host mode hands its own
-// environment to every step.
+// environment to every step. PATH starts with agentDir, so the job's
+// claude is the test's agent, and ANTHROPIC_BASE_URL (which the Anthropic
+// SDK reads) names the test's Messages API instead of the real one.
 func hostEnv() []string {
 	var env []string
+	path := agentDir
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "RUNNER_") ||
-			strings.HasPrefix(k, "ACTIONS_") || strings.HasPrefix(k, "INPUT_") || k == "CI" {
+			strings.HasPrefix(k, "ACTIONS_") || strings.HasPrefix(k, "INPUT_") || k == "CI" ||
+			strings.HasPrefix(k, "ANTHROPIC_") {
+			continue
+		}
+		if k == "PATH" {
+			path += string(os.PathListSeparator) + v
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "PATH="+path, "ANTHROPIC_BASE_URL="+messagesURL)
 }
 
 func (r actRun) mustSucceed(t testing.TB) {
@@ -504,6 +514,11 @@ func TestAct_CopilotSuggestionIsPushedAndItsThreadResolved(t *testing.T) {
 	}
 	if r.Outputs["commits"] != "1" {
 		t.Errorf("output commits = %q, want 1", r.Outputs["commits"])
+	}
+	// The example's fixer is claude-code: the fix came from the agent on
+	// the job's PATH, which action.yml found instead of installing one.
+	if want := "review-loop: using " + filepath.Join(agentDir, "claude"); !strings.Contains(r.Output, want) {
+		t.Errorf("act's log lacks %q: the fix did not come from the agent\n%s", want, r.Output)
 	}
 }
 

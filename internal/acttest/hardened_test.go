@@ -147,6 +147,7 @@ func (w *world) runHardened(event string, payload any) actRun {
 		"--env", "GITHUB_API_URL=" + w.fake.URL(), "--env", "GITHUB_GRAPHQL_URL=" + w.fake.GraphQLURL(),
 		"--env", "GITHUB_SERVER_URL=" + w.fake.URL(), "--env", "GITHUB_REPOSITORY=" + owner + "/" + repoName,
 		"--secret", "GITHUB_TOKEN=" + actionToken, "--secret", "REVIEW_LOOP_READ_TOKEN=" + readOnlyToken,
+		"--secret", "ANTHROPIC_API_KEY=" + agentAPIKey,
 		"--pull=false", "--action-offline-mode", "--no-cache-server", "--action-cache-path", w.cache,
 	}
 	for _, l := range wf.Labels {
