@@ -62,21 +62,10 @@ func (c *prCycle) dryRunPlan() string {
 // dryRunTriage classifies the plan's findings as the fix cycle would,
 // without running a fixer or a test.
 func (c *prCycle) dryRunTriage() string {
-	approvals := map[string]string{}
-	for _, a := range c.st.Approvals {
-		approvals[a.FindingID] = a.Direction
-	}
-	skips := map[string]bool{}
-	for _, s := range c.st.Skips {
-		skips[s] = true
-	}
-	table := triage.Classify(c.plan.Triage, triage.Inputs{
-		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(context.Background()),
-	})
+	table, _, todo, _ := c.fixTodo(context.Background())
 	fixable := map[string]bool{}
-	for _, id := range table.Fixable() {
-		fixable[id] = true
+	for _, f := range todo {
+		fixable[f.ID] = true
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "- would triage %d finding(s):\n", len(table.Rows))

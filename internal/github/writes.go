@@ -376,50 +376,6 @@ func (t *treeQ) files() []File {
 	return files
 }
 
-// ListOpenPullRequests lists open PRs (for the scheduled sweep), 100 per
-// GraphQL request.
-// https://docs.github.com/en/graphql/reference/objects#repository — pullRequests(states: OPEN)
-func (c *Client) ListOpenPullRequests(ctx context.Context, owner, repo string) ([]PRRef, error) {
-	var out []PRRef
-	var cursor *githubv4.String
-	for {
-		var q struct {
-			Repository *struct {
-				PullRequests struct {
-					PageInfo struct {
-						HasNextPage bool
-						EndCursor   string
-					}
-					Nodes []struct {
-						Number      int
-						HeadRefName string
-						HeadRefOid  string
-						IsDraft     bool
-					}
-				} `graphql:"pullRequests(states: [OPEN], first: 100, after: $cursor)"`
-			} `graphql:"repository(owner: $owner, name: $name)"`
-		}
-		const op = "repository.pullRequests"
-		qctx, rec := gqlContext(ctx, op, true)
-		vars := map[string]any{"owner": githubv4.String(owner), "name": githubv4.String(repo), "cursor": cursor}
-		if err := c.gql.Query(qctx, &q, vars); err != nil {
-			return nil, fmt.Errorf("listing open pull requests of %s/%s: %w", owner, repo, gqlErr(op, rec, err))
-		}
-		if q.Repository == nil {
-			return nil, &APIError{Op: op, Status: http.StatusNotFound, Message: "repository " + owner + "/" + repo + " not found"}
-		}
-		for _, n := range q.Repository.PullRequests.Nodes {
-			out = append(out, PRRef{Number: n.Number, HeadRef: n.HeadRefName, HeadSHA: n.HeadRefOid, IsDraft: n.IsDraft})
-		}
-		pi := q.Repository.PullRequests.PageInfo
-		if !pi.HasNextPage || pi.EndCursor == "" {
-			return out, nil
-		}
-		next := githubv4.String(pi.EndCursor)
-		cursor = &next
-	}
-}
-
 // PullRequestsForCommit returns the numbers of the PRs that contain a
 // commit (to find the PR of a check_run or workflow_run event).
 // https://docs.github.com/en/graphql/reference/objects#commit — associatedPullRequests
