@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/review-loop/review-loop/internal/action"
 	"github.com/review-loop/review-loop/internal/judge/judgetest"
@@ -108,23 +106,9 @@ func runAgent(args []string, stdout io.Writer) error {
 	if fm == nil || rm == nil {
 		return fmt.Errorf("simulated %s: the prompt names no findings or reply file:\n%s", name, prompt)
 	}
-	dir, err := os.Getwd()
+	reply, err := callScenario(callback, fm[1], "simulated "+name)
 	if err != nil {
 		return err
-	}
-	body, _ := json.Marshal(map[string]string{"Input": fm[1], "Dir": dir})
-	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Post(callback, "application/json", bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("calling the scenario back: %w", err)
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("simulated %s: %s", name, strings.TrimSpace(string(reply)))
 	}
 	reply = bytes.TrimSpace(reply)
 	if err := os.WriteFile(rm[1], reply, 0o600); err != nil {

@@ -54,27 +54,38 @@ func runFixer(callback string, stdout io.Writer) error {
 	if input == "" {
 		return errors.New("REVIEW_LOOP_FINDINGS is not set")
 	}
-	dir, err := os.Getwd()
+	reply, err := callScenario(callback, input, "scenario fixer")
 	if err != nil {
 		return err
+	}
+	fmt.Fprintln(stdout, "scripted fixer applied the scenario's fixes")
+	_, err = fmt.Fprintln(stdout, strings.TrimSpace(string(reply)))
+	return err
+}
+
+// callScenario asks the scenario, over its loopback callback, to apply the
+// scripted fixes of the findings in input to the current directory, and
+// returns the fixer reply it answers; who names the caller in errors.
+func callScenario(callback, input, who string) ([]byte, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
 	}
 	body, _ := json.Marshal(map[string]string{"Input": input, "Dir": dir})
 	client := &http.Client{Timeout: 30 * time.Second}
 	resp, err := client.Post(callback, "application/json", bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("calling the scenario back: %w", err)
+		return nil, fmt.Errorf("calling the scenario back: %w", err)
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("scenario fixer: %s", strings.TrimSpace(string(reply)))
+		return nil, fmt.Errorf("%s: %s", who, strings.TrimSpace(string(reply)))
 	}
-	fmt.Fprintln(stdout, "scripted fixer applied the scenario's fixes")
-	_, err = fmt.Fprintln(stdout, strings.TrimSpace(string(reply)))
-	return err
+	return reply, nil
 }
 
 // runJudge reads REVIEW_LOOP_JUDGE_INPUT and answers a scripted verdict:
