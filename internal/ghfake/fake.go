@@ -71,6 +71,7 @@ type Fake struct {
 	nodes    map[string]any
 	faults   []*Fault
 	log      []Request
+	gitLog   []GitRequest
 	dispatch []Dispatch
 	reacts   []Reaction
 	denyRes  map[string]bool

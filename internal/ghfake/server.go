@@ -105,8 +105,13 @@ type gqlRequest struct {
 	OperationName string         `json:"operationName"`
 }
 
-// ServeHTTP serves the REST and GraphQL API.
+// ServeHTTP serves the REST and GraphQL API, and git's smart HTTP
+// protocol at each repository's HTTPCloneURL (githttp.go).
 func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rt, ok := f.matchGit(r); ok {
+		f.serveGit(w, r, rt)
+		return
+	}
 	sw := &statusWriter{ResponseWriter: w}
 	entry := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
 	var gq gqlRequest

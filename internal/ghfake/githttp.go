@@ -1,0 +1,166 @@
+package ghfake
+
+import (
+	"net/http"
+	"net/http/cgi"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// GitRequest is one entry of the git traffic log: a smart-HTTP request to
+// a repository's clone URL. Git traffic is kept apart from Requests(), the
+// API log, as GitHub's API rate limits and request counts do not see it.
+type GitRequest struct {
+	// Service is "git-upload-pack" (fetch) or "git-receive-pack" (push).
+	Service string
+	Method  string
+	Path    string
+	// Login is who the request authenticated as; empty when refused with 401.
+	Login  string
+	Status int
+}
+
+// HTTPCloneURL is the repository's clone URL over the fake's own HTTP
+// server, <URL>/<owner>/<repo>.git: what review-loop builds from
+// GITHUB_SERVER_URL (the fake's URL serves as both API and server URL).
+func (f *Fake) HTTPCloneURL(owner, repo string) string {
+	return f.URL() + "/" + owner + "/" + repo + ".git"
+}
+
+// GitRequests returns the git traffic log so far. ResetRequests leaves it
+// alone (tests count API requests and git requests separately); use
+// ResetGitRequests.
+func (f *Fake) GitRequests() []GitRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.gitLog)
+}
+
+// ResetGitRequests clears the git traffic log.
+func (f *Fake) ResetGitRequests() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gitLog = nil
+}
+
+// gitRoute is a smart-HTTP request for one of the fake's repositories.
+type gitRoute struct {
+	repo    *repo
+	rest    string // "info/refs", "git-upload-pack" or "git-receive-pack"
+	service string
+}
+
+// matchGit recognises <owner>/<repo>[.git]/info/refs?service=...,
+// .../git-upload-pack and .../git-receive-pack for an existing
+// repository (GitHub accepts the clone URL with or without ".git").
+// Anything else is left to the API.
+func (f *Fake) matchGit(r *http.Request) (gitRoute, bool) {
+	parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 3)
+	if len(parts) != 3 {
+		return gitRoute{}, false
+	}
+	rt := gitRoute{rest: parts[2]}
+	switch {
+	case rt.rest == "info/refs" && r.Method == http.MethodGet:
+		rt.service = r.URL.Query().Get("service")
+		if rt.service != "git-upload-pack" && rt.service != "git-receive-pack" {
+			return gitRoute{}, false
+		}
+	case (rt.rest == "git-upload-pack" || rt.rest == "git-receive-pack") && r.Method == http.MethodPost:
+		rt.service = rt.rest
+	default:
+		return gitRoute{}, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rt.repo = f.repos[key(parts[0], strings.TrimSuffix(parts[1], ".git"))]
+	return rt, rt.repo != nil
+}
+
+// gitIdentity authenticates a git request as GitHub does over HTTPS:
+// HTTP Basic with the token as password and any user name (review-loop
+// sends "x-access-token"). Without registered tokens every request is the
+// default viewer, as for the API (identity).
+func (f *Fake) gitIdentity(r *http.Request) (Identity, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.tokens) == 0 {
+		return f.viewer, true
+	}
+	_, tok, ok := r.BasicAuth()
+	if !ok {
+		return Identity{}, false
+	}
+	id, ok := f.tokens[tok]
+	return id, ok
+}
+
+// serveGit serves git's smart HTTP protocol with `git http-backend`, so a
+// push runs the bare repository's pre-receive hook (protected branches,
+// RejectPushes) exactly as a file:// push does. After a push the PRs
+// follow their branches and OnPush hooks fire, as for PushCommit.
+func (f *Fake) serveGit(w http.ResponseWriter, r *http.Request, rt gitRoute) {
+	sw := &statusWriter{ResponseWriter: w}
+	entry := GitRequest{Service: rt.service, Method: r.Method, Path: r.URL.Path}
+	defer func() {
+		entry.Status = sw.status
+		f.mu.Lock()
+		f.gitLog = append(f.gitLog, entry)
+		f.mu.Unlock()
+	}()
+	id, ok := f.gitIdentity(r)
+	if !ok {
+		// GitHub asks for Basic credentials; git then tries its
+		// credential helpers and fails without a prompt.
+		sw.Header().Set("WWW-Authenticate", `Basic realm="GitHub"`)
+		http.Error(sw, "Invalid username or token. Password authentication is not supported for Git operations.", http.StatusUnauthorized)
+		return
+	}
+	entry.Login = id.Login
+	if rt.service == "git-receive-pack" && id.ReadOnly {
+		// GitHub's answer to a push with a token that may not write (git
+		// shows a text/plain body as "remote: ..." lines).
+		login := id.Login
+		if id.Bot {
+			login += "[bot]"
+		}
+		http.Error(sw, "Permission to "+rt.repo.owner+"/"+rt.repo.name+".git denied to "+login+".", http.StatusForbidden)
+		return
+	}
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		http.Error(sw, "git not found: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	// http-backend finds the repository at GIT_PROJECT_ROOT + PATH_INFO,
+	// and the bare repository is f.dir/<owner>/<name>.git (AddRepo).
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = "/" + rt.repo.owner + "/" + rt.repo.name + ".git/" + rt.rest
+	h := &cgi.Handler{
+		Path: gitBin,
+		Args: []string{"http-backend"},
+		Dir:  f.dir,
+		Env: []string{
+			"GIT_PROJECT_ROOT=" + f.dir,
+			"GIT_HTTP_EXPORT_ALL=1",
+			"GIT_CONFIG_NOSYSTEM=1",
+			"GIT_CONFIG_GLOBAL=" + os.DevNull,
+			// http-backend enables receive-pack for an authenticated user.
+			"REMOTE_USER=" + id.Login,
+		},
+		InheritEnv: []string{"PATH"},
+	}
+	if p := r.Header.Get("Git-Protocol"); p != "" {
+		// Protocol v2 is asked for with the Git-Protocol header.
+		h.Env = append(h.Env, "GIT_PROTOCOL="+p)
+	}
+	h.ServeHTTP(sw, r2)
+	if rt.rest == "git-receive-pack" {
+		f.mu.Lock()
+		events := f.syncRepoLocked(rt.repo)
+		f.mu.Unlock()
+		f.firePush(events)
+	}
+}
