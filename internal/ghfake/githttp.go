@@ -153,7 +153,9 @@ func (f *Fake) serveGit(w http.ResponseWriter, r *http.Request, rt gitRoute) {
 		InheritEnv: []string{"PATH"},
 	}
 	if p := r.Header.Get("Git-Protocol"); p != "" {
-		// Protocol v2 is asked for with the Git-Protocol header.
+		// Protocol v2 is asked for with the Git-Protocol header. The CGI
+		// passes it as HTTP_GIT_PROTOCOL, which recent http-backends read;
+		// older ones read only GIT_PROTOCOL, so it is set here too.
 		h.Env = append(h.Env, "GIT_PROTOCOL="+p)
 	}
 	h.ServeHTTP(sw, r2)
