@@ -427,7 +427,8 @@ func (f *Fake) AddRepo(owner, name, defaultBranch string) error {
 	return f.protectLocked(r, defaultBranch, true)
 }
 
-// CloneURL is a file:// URL of the repository's bare git repository.
+// CloneURL is a file:// URL of the repository's bare git repository
+// (HTTPCloneURL serves the same repository over HTTP, as GitHub does).
 func (f *Fake) CloneURL(owner, repo string) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -937,7 +938,8 @@ func (f *Fake) Requests() []Request {
 	return slices.Clone(f.log)
 }
 
-// ResetRequests clears the request log.
+// ResetRequests clears the request log. The git traffic log is separate
+// and kept: ResetGitRequests clears it.
 func (f *Fake) ResetRequests() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

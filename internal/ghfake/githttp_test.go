@@ -261,7 +261,6 @@ func TestGitHTTP_PushWithReadOnlyTokenIs403(t *testing.T) {
 func TestGitHTTP_UnknownRepositoryKeepsRESTBehaviour(t *testing.T) {
 	fx := newGitFixture(t, true)
 	req, _ := http.NewRequest(http.MethodGet, fx.f.URL()+"/octo/nope.git/info/refs?service=git-upload-pack", nil)
-	req.SetBasicAuth("x-access-token", writeToken)
 	req.Header.Set("Authorization", "token "+writeToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
