@@ -434,3 +434,24 @@ func (c *Client) CollaboratorPermission(ctx context.Context, owner, repo, user s
 	// the same role_name (nullable-collaborator requires it).
 	return Permission{Permission: p.GetPermission(), RoleName: p.GetUser().GetRoleName()}, nil
 }
+
+// FileContent returns the content of the file at path on ref (empty: the
+// default branch), and found false when there is no such file.
+// https://docs.github.com/en/rest/repos/contents#get-repository-content
+func (c *Client) FileContent(ctx context.Context, owner, repo, path, ref string) ([]byte, bool, error) {
+	f, dir, resp, err := c.rest.Repositories.GetContents(ctx, owner, repo, path, &gh.RepositoryContentGetOptions{Ref: ref})
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s of %s/%s: %w", path, owner, repo, restErr("GET /repos/{owner}/{repo}/contents/{path}", resp, err))
+	}
+	if f == nil || dir != nil {
+		return nil, false, fmt.Errorf("reading %s of %s/%s: it is a directory, not a file", path, owner, repo)
+	}
+	s, err := f.GetContent()
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s of %s/%s: %w", path, owner, repo, err)
+	}
+	return []byte(s), true, nil
+}
