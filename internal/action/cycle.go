@@ -116,6 +116,9 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
+	if err := c.treeBeforeDecide(ctx); err != nil {
+		return err
+	}
 	c.fillContextHashes(ctx)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
@@ -124,6 +127,16 @@ func (c *prCycle) run(ctx context.Context) error {
 
 	before := c.st
 	c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
+	if c.plan.Action == loop.ActionFix && c.needsTree() {
+		// A fix needs the tree, and so does its won't-fix memory: check
+		// out, fingerprint the findings and decide again on them (Decide
+		// is pure; without remembered decisions the plan is the same).
+		if err := c.ensureTree(ctx, "fixes"); err != nil {
+			return err
+		}
+		c.fillContextHashes(ctx)
+		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	}
 	c.res.Plan = c.plan
 	c.logPlan()
 	switch {

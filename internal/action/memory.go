@@ -13,8 +13,8 @@ import (
 // never matched to a remembered decision.
 func (c *prCycle) fillContextHashes(ctx context.Context) {
 	head := c.obs.HeadSHA
-	if head == "" || c.cfg.Workspace == "" {
-		return
+	if head == "" || c.cfg.Workspace == "" || c.needsTree() {
+		return // no checkout (yet): nothing to fingerprint with
 	}
 	g := c.gitRunner()
 	files := map[string]*string{}

@@ -44,6 +44,13 @@ func loadRepoConfig(workspace, file string) (repoConfig, error) {
 	if err != nil {
 		return rc, fmt.Errorf("reading %s: %w", file, err)
 	}
+	return parseRepoConfig(raw, file)
+}
+
+// parseRepoConfig reads the repository config file's content.
+func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
+	rc := repoConfig{catalogue: triage.Builtin()}
+	var err error
 	if rc.definitions, err = declarative.ParseDefinitions(raw); err != nil {
 		return rc, fmt.Errorf("%s: %w", file, err)
 	}

@@ -68,10 +68,13 @@ type Result struct {
 
 // PRResult is one pull request's cycle.
 type PRResult struct {
-	PR      int
-	Plan    loop.Plan
-	State   state.State
-	Outputs map[string]string
+	PR int
+	// CheckedOut is set when the cycle made the checkout itself: the run
+	// started with none, and this cycle needed the tree.
+	CheckedOut bool
+	Plan       loop.Plan
+	State      state.State
+	Outputs    map[string]string
 	// Skipped says why the cycle stopped without acting (another run won,
 	// the loop is finished...).
 	Skipped string
@@ -127,6 +130,9 @@ type runner struct {
 	repoCfg     repoConfig
 	loopCfg     loop.Config
 	judge       judge.Judge
+	// treeless is set when the workspace held no checkout at the start:
+	// cycles check out on demand (tree.go).
+	treeless bool
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
@@ -138,9 +144,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	for _, s := range cfg.Secrets() {
 		gha.AddMask(s)
 	}
-	r := &runner{Deps: d, cfg: cfg, gha: gha}
+	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
 
-	rc, err := loadRepoConfig(cfg.Workspace, cfg.ConfigFile)
+	rc, err := r.repoConfig(ctx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -194,8 +200,10 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		wake.Owner, wake.Repo = cfg.Owner, cfg.Repo
 	}
 
-	if r.gh, err = r.client(cfg.GitHubToken); err != nil {
-		return res, err
+	if r.gh == nil {
+		if r.gh, err = r.client(cfg.GitHubToken); err != nil {
+			return res, err
+		}
 	}
 	if cfg.TriggerToken != "" {
 		if r.trigger, err = r.client(cfg.TriggerToken); err != nil {

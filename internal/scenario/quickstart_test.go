@@ -38,6 +38,11 @@ func quickStartInputs(t *testing.T) map[string]string {
 	expr := regexp.MustCompile(`^\$\{\{\s*([a-z]+)\.([A-Za-z0-9_.-]+)\s*\}\}$`)
 	for _, job := range wf.Jobs {
 		for _, st := range job.Steps {
+			if strings.HasPrefix(st.Uses, "actions/checkout@") {
+				t.Fatalf("the quick start's workflow checks out, the demo (checkout: none) does not: make them agree")
+			}
+		}
+		for _, st := range job.Steps {
 			if !strings.HasPrefix(st.Uses, "review-loop/review-loop") {
 				continue
 			}
@@ -81,6 +86,9 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.Inputs = quickStartInputs(t)
+	if sc.Checkout != "none" {
+		t.Fatalf("the demo has checkout %q; the quick start's workflow has no checkout step", sc.Checkout)
+	}
 	var progress strings.Builder
 	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress, Why: true})
 	if err != nil {
@@ -90,7 +98,7 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 		t.Fatalf("inputs %v: %v\n%s", sc.Inputs, res.Problems, progress.String())
 	}
 	for _, want := range []string{"· bugbot high calc/calc.go:15 — Div panics on a zero divisor", "fix commit ", "test: go test",
-		"3 review thread(s) resolved", "why: "} {
+		"3 review thread(s) resolved", "why: ", "cloned the PR head (one commit)"} {
 		if !strings.Contains(progress.String(), want) {
 			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
 		}

@@ -91,9 +91,12 @@ type run struct {
 	// agentDir holds the simulated agent CLIs (claude, codex) put first on
 	// the fixer's PATH; judgeSrv is the local Messages API the built-in
 	// judge talks to when anthropic-api-key is set.
-	agentDir  string
-	judgeSrv  *httptest.Server
-	counts    github.Counts
+	agentDir string
+	judgeSrv *httptest.Server
+	counts   github.Counts
+	// checkouts counts the cycles that cloned the PR themselves (no
+	// checkout step).
+	checkouts int
 	seenDisp  int
 	lastPlan  loop.Plan
 	cycles    int
@@ -142,9 +145,17 @@ func (r *run) setup() error {
 	r.dir = dir
 	r.workspace = filepath.Join(dir, "workspace")
 	snap := r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number)
-	out, err := exec.Command("git", "clone", "--quiet", "--branch", snap.HeadRef, r.w.Fake.CloneURL(r.w.Owner, r.w.Repo), r.workspace).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("cloning the scenario repository: %v: %s", err, out)
+	if r.sc.Checkout == "none" {
+		// No checkout step: an empty workspace, and review-loop clones
+		// from the fake's smart HTTP when a cycle needs the tree.
+		if err := os.Mkdir(r.workspace, 0o755); err != nil {
+			return err
+		}
+	} else {
+		out, err := exec.Command("git", "clone", "--quiet", "--branch", snap.HeadRef, r.w.Fake.CloneURL(r.w.Owner, r.w.Repo), r.workspace).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("cloning the scenario repository: %v: %s", err, out)
+		}
 	}
 	// The scripted fixer needs the World (it knows each finding's fix):
 	// the helper child process calls back over loopback.
@@ -341,7 +352,7 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		"GITHUB_REPOSITORY":   r.w.Owner + "/" + r.w.Repo,
 		"GITHUB_API_URL":      r.w.Fake.URL(),
 		"GITHUB_GRAPHQL_URL":  r.w.Fake.GraphQLURL(),
-		"GITHUB_SERVER_URL":   "https://github.com",
+		"GITHUB_SERVER_URL":   r.serverURL(),
 		"GITHUB_WORKSPACE":    r.workspace,
 		"GITHUB_RUN_ID":       fmt.Sprint(1000 + r.cycles),
 		"GITHUB_WORKFLOW":     "review-loop",
@@ -397,9 +408,17 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.gates = append(r.gates, gate)
 	// Each cycle is a tick of the engines' time at least.
 	r.advance()
+	for _, p := range res.PRs {
+		if p.CheckedOut {
+			r.checkouts++
+		}
+	}
 	if len(res.PRs) > 0 {
 		pr := res.PRs[0]
 		r.progress("── cycle %d · %s → %s", r.cycles, ev.Name, pr.Plan.Action)
+		if pr.CheckedOut {
+			r.progress(" · cloned the PR head (one commit)")
+		}
 		if pr.Plan.EndReason != "" {
 			r.progress(" (%s)", pr.Plan.EndReason)
 		}
@@ -477,7 +496,7 @@ func (r *run) statusComment() (state.State, string, bool) {
 func (r *run) result() Result {
 	st, body, _ := r.statusComment()
 	o := sim.Outcome{EndReason: st.EndReason, Verdicts: map[string]string{}, Report: body, Steps: r.cycles,
-		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes), Gates: r.gates}
+		Errors: r.errs, Log: r.log.String(), Outputs: r.outputs, Summary: r.summary, Writes: int(r.counts.Writes), Gates: r.gates, Checkouts: r.checkouts}
 	for _, e := range r.lastPlan.Engines {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
@@ -508,4 +527,13 @@ func checkCycleErrors(errs, expected []string) []string {
 		}
 	}
 	return problems
+}
+
+// serverURL is GITHUB_SERVER_URL: the fake itself when review-loop clones
+// the PR (no checkout step), github.com otherwise (links only).
+func (r *run) serverURL() string {
+	if r.sc.Checkout == "none" {
+		return r.w.Fake.URL()
+	}
+	return "https://github.com"
 }

@@ -33,6 +33,9 @@ type Outcome struct {
 	// Gates is the merge gate's status on the head after each cycle
 	// (in_progress, success, failure, neutral, or none).
 	Gates []string
+	// Checkouts is how many cycles cloned the PR themselves: with no
+	// checkout step, only those that needed the tree.
+	Checkouts int
 }
 
 // Check compares an observed outcome and the fake's final state with the
@@ -201,6 +204,9 @@ func (w *World) Check(o Outcome) []string {
 	}
 	if x.MaxWrites != nil && o.Writes > *x.MaxWrites {
 		add("%d write requests by the action, at most %d allowed", o.Writes, *x.MaxWrites)
+	}
+	if x.Checkouts != nil && o.Checkouts != *x.Checkouts {
+		add("%d cycles cloned the PR, want %d", o.Checkouts, *x.Checkouts)
 	}
 	if x.Cycles != nil && o.Steps != *x.Cycles {
 		add("%d cycles, want %d", o.Steps, *x.Cycles)

@@ -39,7 +39,12 @@ type Scenario struct {
 	// dispatching the workflow for the PR, or "none", only the engines'
 	// own events and the scripted events (start-on: command).
 	FirstWake string `yaml:"first_wake"`
-	Expect    Expect `yaml:"expect"`
+	// Checkout is the workflow's checkout: "step" (default), an
+	// actions/checkout step before review-loop, or "none", no checkout
+	// step, so review-loop clones the PR from the fake over HTTP in the
+	// cycles that need the tree.
+	Checkout string `yaml:"checkout"`
+	Expect   Expect `yaml:"expect"`
 	// IDsFrom is where the fake GitHub's object ids start (check runs,
 	// reviews, comments); default ghfake's, already above 2^31.
 	IDsFrom int64 `yaml:"ids_from"`
@@ -309,6 +314,9 @@ type Expect struct {
 	MaxWrites *int `yaml:"max_writes"`
 	// Cycles is the exact number of cycles the run takes.
 	Cycles *int `yaml:"cycles"`
+	// Checkouts is the exact number of cycles that cloned the PR
+	// themselves (checkout: none): those that needed the tree.
+	Checkouts *int `yaml:"checkouts"`
 	// NoErrors: no cycle ended in an error (the binary would exit 0).
 	NoErrors bool `yaml:"no_errors"`
 	// Annotations are texts the job log's workflow commands (::warning::,
@@ -631,6 +639,9 @@ func (sc Scenario) Validate() error {
 	}
 	if x.Commits != nil && *x.Commits < 0 || x.ResolvedThreads != nil && *x.ResolvedThreads < 0 {
 		bad("expect: counts must not be negative")
+	}
+	if sc.Checkout != "" && sc.Checkout != "step" && sc.Checkout != "none" {
+		bad("checkout: %q, want step or none", sc.Checkout)
 	}
 	if sc.FirstWake != "" && sc.FirstWake != "dispatch" && sc.FirstWake != "none" {
 		bad("first_wake: %q, want dispatch or none", sc.FirstWake)

@@ -1,0 +1,152 @@
+package action
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/judge"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// A workflow may run review-loop with no checkout step. Most wakes need no
+// working tree: a trigger, a wait on engines still running, a clean
+// hand-back, a command. review-loop then checks out the PR head itself,
+// one commit deep, only in the cycle that needs the tree: one that fixes
+// (or triages for a dry run), runs a judge command, or must fingerprint
+// findings against remembered won't-fix decisions (WF1). The repository
+// config is read from the default branch through the API instead.
+
+// hasCheckout reports whether dir holds a git repository (a .git
+// directory, or the .git file of a worktree).
+func hasCheckout(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// treeless reports whether this run started with no checkout in the
+// workspace, so the cycles check out on demand. Hardened mode's jobs
+// always check out: prepare runs the repository's commands, publish
+// applies the patch to the tree it checked out.
+func treeless(cfg Config) bool {
+	return cfg.Mode == ModeSingle && cfg.Workspace != "" && !hasCheckout(cfg.Workspace)
+}
+
+// cloneURL is the PR repository's HTTPS clone URL on the GitHub server,
+// without credentials: the token goes in git's HTTP header only.
+func (c *prCycle) cloneURL() string {
+	server := strings.TrimSuffix(c.cfg.ServerURL, "/")
+	if server == "" {
+		server = "https://github.com"
+	}
+	return server + "/" + c.owner + "/" + c.repo + ".git"
+}
+
+// needsTree reports whether the run started with no checkout and none
+// was made yet.
+func (c *prCycle) needsTree() bool {
+	return c.treeless && !hasCheckout(c.cfg.Workspace)
+}
+
+// ensureTree checks out the PR head branch (one commit) when the run
+// started with no checkout and none was made yet; why names what needs it.
+// The clone goes to a directory of its own under RUNNER_TEMP, never into
+// a workspace other steps may have written to, and becomes the cycle's
+// workspace. A fork's head is never checked out in a job that holds write
+// tokens: its base branch is, as actions/checkout does in the examples.
+func (c *prCycle) ensureTree(ctx context.Context, why string) error {
+	if !c.needsTree() {
+		return nil
+	}
+	branch := c.obs.HeadRef
+	if c.obs.IsFork || branch == "" {
+		branch = c.obs.BaseRef
+	}
+	if branch == "" {
+		return errors.New("checking out: the PR names no head or base branch")
+	}
+	dir, err := os.MkdirTemp(cmp.Or(c.Getenv("RUNNER_TEMP"), os.TempDir()), "review-loop-checkout-")
+	if err != nil {
+		return fmt.Errorf("checking out: %w", err)
+	}
+	g := c.gitRunner()
+	g.Dir = dir
+	if err := g.CloneShallow(ctx, c.cloneURL(), branch, c.cfg.PushToken); err != nil {
+		return fmt.Errorf("checking out %s (the cycle %s): %w", branch, why, errors.Join(err, os.RemoveAll(dir)))
+	}
+	c.cfg.Workspace = dir
+	if j, ok := c.judge.(*judge.Command); ok {
+		j.Dir = dir
+	}
+	c.res.CheckedOut = true
+	c.Log.Info("checked out", "branch", branch, "depth", 1, "dir", dir, "why", why)
+	c.gha.Noticef("review-loop: PR #%d: checked out %s (one commit): the cycle %s", c.number, branch, why)
+	return nil
+}
+
+// treeBeforeDecide checks out before the decision when the decision reads
+// the tree: findings to fingerprint against remembered won't-fix decisions
+// (WF1), or a judge command (it runs in the checkout) with something to
+// judge.
+func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
+	if !c.needsTree() {
+		return nil
+	}
+	if len(c.st.WontFix) > 0 && c.anyPlacedFinding() {
+		return c.ensureTree(ctx, "matches findings against remembered won't-fix decisions")
+	}
+	if _, ok := c.judge.(*judge.Command); ok && c.anyToJudge() {
+		return c.ensureTree(ctx, "runs the judge command")
+	}
+	return nil
+}
+
+func (c *prCycle) anyPlacedFinding() bool {
+	for _, v := range c.views {
+		for _, f := range v.Findings {
+			if f.Path != "" && f.Line > 0 && !f.Outdated {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *prCycle) anyToJudge() bool {
+	for _, v := range c.views {
+		if loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoConfig reads the repository config file: from the checkout, or with
+// no checkout from the default branch through the API (one request).
+func (r *runner) repoConfig(ctx context.Context) (repoConfig, error) {
+	file := r.cfg.ConfigFile
+	if !r.treeless || file == "" || filepath.IsAbs(file) {
+		return loadRepoConfig(r.cfg.Workspace, file)
+	}
+	var err error
+	if r.gh, err = r.client(r.cfg.GitHubToken); err != nil {
+		return repoConfig{}, err
+	}
+	raw, found, err := r.gh.FileContent(ctx, r.cfg.Owner, r.cfg.Repo, filepath.ToSlash(filepath.Clean(file)), "")
+	if err != nil {
+		return repoConfig{}, fmt.Errorf("no checkout in the workspace, so the config is read from the default branch: %w", err)
+	}
+	if !found {
+		return loadRepoConfig("", "")
+	}
+	r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", file)
+	rc, err := parseRepoConfig(raw, file)
+	if err != nil {
+		return rc, fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
+	}
+	return rc, nil
+}
