@@ -436,6 +436,7 @@ func (w *world) copilotReview(t testing.TB) map[string]any {
 			"number": 1,
 			"head":   map[string]any{"sha": head, "ref": "feature"},
 			"base":   map[string]any{"ref": "main"},
+			"labels": w.labels(),
 		},
 		"repository": repository(),
 		"sender":     map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
@@ -654,4 +655,14 @@ func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// labels is PR #1's labels as a webhook payload's pull_request.labels
+// carries them: the labels the PR has when the event is sent.
+func (w *world) labels() []any {
+	var out []any
+	for _, l := range w.fake.PR(owner, repoName, 1).Labels {
+		out = append(out, map[string]any{"name": l})
+	}
+	return out
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/review-loop/review-loop/engines/builtin"
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/event"
 )
 
 // engineCheckFilter is the job-level condition that lets through only the
@@ -133,5 +135,79 @@ func TestExamples_TheStartLabelWakesTheLoopAndNoOtherLabelDoes(t *testing.T) {
 				t.Errorf("%s: job %s starts a runner for every label; its if: needs %s\n got: %s", name, job, want, cond)
 			}
 		}
+	}
+}
+
+// noLoopFilter is the job-level condition that lets a pull_request,
+// pull_request_review or pull_request_review_comment event through only
+// for a PR with a live loop (it carries action.LiveLabel, rule SW1) or
+// one asking for a loop (event.StartLabel): under start-on: command every
+// other such wake is one review-loop skips ("no loop on this PR").
+func noLoopFilter() string {
+	return fmt.Sprintf(`(!contains(fromJSON('["pull_request","pull_request_review","pull_request_review_comment"]'), github.event_name) || contains(github.event.pull_request.labels.*.name, '%s') || contains(github.event.pull_request.labels.*.name, '%s'))`,
+		action.LiveLabel, event.StartLabel)
+}
+
+// TestExamples_PushesAndReviewsOnPRsWithNoLoopStartNoJob: every example
+// that wakes on a PR's pushes or reviews, under the default start-on:
+// command, filters them at job level by the loop's labels, so the pushes
+// and reviews of every PR without a loop cost no runner.
+func TestExamples_PushesAndReviewsOnPRsWithNoLoopStartNoJob(t *testing.T) {
+	t.Parallel()
+	want := noLoopFilter()
+	files, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "examples", "*.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf struct {
+			On   map[string]any `yaml:"on"`
+			Jobs map[string]struct {
+				If    string `yaml:"if"`
+				Needs any    `yaml:"needs"`
+				Steps []struct {
+					Uses string            `yaml:"uses"`
+					With map[string]string `yaml:"with"`
+				} `yaml:"steps"`
+			} `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(b, &wf); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		wakes := false
+		for _, ev := range []string{"pull_request", "pull_request_review", "pull_request_review_comment"} {
+			if _, ok := wf.On[ev]; ok {
+				wakes = true
+			}
+		}
+		if !wakes {
+			continue
+		}
+		for name, job := range wf.Jobs {
+			if job.Needs != nil {
+				continue
+			}
+			auto := false
+			for _, s := range job.Steps {
+				if strings.HasPrefix(s.Uses, "review-loop/review-loop") && s.With["start-on"] == "auto" {
+					auto = true
+				}
+			}
+			if auto {
+				continue // any wake may start a loop there
+			}
+			checked++
+			if cond := strings.Join(strings.Fields(job.If), " "); !strings.Contains(cond, want) {
+				t.Errorf("%s: job %s starts a runner for every push and review on every PR; its if: needs\n  %s\n got: %s", filepath.Base(f), name, want, cond)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no example wakes on pull_request events: the test checked nothing")
 	}
 }

@@ -120,10 +120,15 @@ func generateWorkflow(example []byte, p workflowParams) (testWorkflow, error) {
 				return testWorkflow{}, fmt.Errorf("job %v step %d uses %s: act would fetch it from the network; only actions/checkout may be replaced", jobs[ji].Key, si, uses)
 			}
 		}
+		if checkouts == 0 && len(newSteps) > 0 {
+			// No checkout step: review-loop clones the PR itself when a
+			// cycle needs the tree; only the local action is linked in.
+			newSteps = append([]any{linkStep(p)}, newSteps...)
+		}
 		jobs[ji].Value = set(job, "steps", newSteps)
 	}
-	if checkouts != 1 || actions != 1 {
-		return testWorkflow{}, fmt.Errorf("the example workflow has %d actions/checkout steps and %d review-loop steps; want one of each", checkouts, actions)
+	if checkouts > 1 || actions != 1 {
+		return testWorkflow{}, fmt.Errorf("the example workflow has %d actions/checkout steps and %d review-loop steps; want at most one checkout and one review-loop step", checkouts, actions)
 	}
 	b, err := yaml.MarshalWithOptions(doc, yaml.UseLiteralStyleIfMultiline(true))
 	if err != nil {
@@ -150,6 +155,17 @@ func copyStep(p workflowParams) yaml.MapSlice {
 			`echo "/` + localActionDir + `" >> "$GITHUB_WORKSPACE/.git/info/exclude"`,
 			"",
 		}, "\n")},
+	}
+}
+
+// linkStep links this repository's action into the workspace of a job
+// with no checkout step, for `uses: ./` + localActionDir.
+func linkStep(p workflowParams) yaml.MapSlice {
+	return yaml.MapSlice{
+		{Key: "name", Value: "Link this repository's action into the workspace"},
+		{Key: "shell", Value: "bash"},
+		{Key: "env", Value: yaml.MapSlice{{Key: "ACTION_ROOT", Value: p.ActionRoot}}},
+		{Key: "run", Value: "set -euo pipefail\nln -s \"$ACTION_ROOT\" \"$GITHUB_WORKSPACE/" + localActionDir + "\"\n"},
 	}
 }
 
