@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,6 +57,9 @@ type e2e struct {
 	head      string
 	// unset names environment variables the next runs leave out.
 	unset []string
+	// serverURL, when set, is GITHUB_SERVER_URL (the fake, for runs
+	// with no checkout that clone from it).
+	serverURL string
 }
 
 func newE2E(t testing.TB) *e2e {
@@ -120,7 +124,7 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 		"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + eventPath,
 		"GITHUB_REPOSITORY=octo/app", "GITHUB_API_URL=" + e.fake.URL(), "GITHUB_GRAPHQL_URL=" + e.fake.GraphQLURL(),
-		"GITHUB_SERVER_URL=https://github.com", "GITHUB_WORKSPACE=" + e.workspace, "GITHUB_RUN_ID=9",
+		"GITHUB_SERVER_URL=" + cmp.Or(e.serverURL, "https://github.com"), "GITHUB_WORKSPACE=" + e.workspace, "GITHUB_RUN_ID=9",
 		"GITHUB_WORKFLOW_REF=octo/app/.github/workflows/review-loop.yml@refs/heads/main",
 		"GITHUB_OUTPUT=" + outPath, "GITHUB_STEP_SUMMARY=" + sumPath, "RUNNER_TEMP=" + dir,
 		"INPUT_GITHUB-TOKEN=" + e2eToken, "INPUT_TEST-COMMAND=true",

@@ -136,6 +136,9 @@ func TestTreeless_AFixCycleChecksOutThePRHeadAndPushes(t *testing.T) {
 	if len(matches) != 1 {
 		t.Fatalf("checkouts under RUNNER_TEMP: %v, want one", matches)
 	}
+	if strings.Contains(w.out.String(), "removed the credential") {
+		t.Errorf("review-loop's own clone persisted a credential (removed before the commands ran):\n%s", w.out.String())
+	}
 	cfg := run(t, filepath.Dir(matches[0]), "git", "config", "--local", "--list")
 	if strings.Contains(cfg, actionToken) || strings.Contains(strings.ToLower(cfg), "extraheader") {
 		t.Errorf("the clone's config holds a credential:\n%s", cfg)

@@ -28,6 +28,7 @@ const hunterScript = `#!/bin/sh
 # usage: hunter TOKENS FOUND
 tokens="$1"; found="$2"
 echo ran >> "$found.ran"
+[ -e .git/config ] || echo "no .git/config in $PWD" >> "$found.nogit"
 for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do
   if tr '\0' '\n' < "$f" 2>/dev/null | grep -F -f "$tokens" >/dev/null 2>&1; then
     echo "$f" >> "$found"
@@ -74,7 +75,22 @@ func (e *e2e) copilotSuggestion(t *testing.T) map[string]any {
 // review-loop binary that started it included), not in .git.
 func TestRule_TB1_TestCommandFindsNoTokenAnywhere(t *testing.T) {
 	t.Parallel()
+	huntTokens(t, newE2E(t))
+}
+
+// TB1 with no checkout step: review-loop's own clone, made for the fix
+// cycle, leaves no token in its .git and none in any process either.
+func TestRule_TB1_WithNoCheckoutStepTheTestCommandFindsNoTokenAnywhere(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
+	e.workspace, e.serverURL = t.TempDir(), e.fake.URL()
+	huntTokens(t, e)
+}
+
+// huntTokens runs a fix cycle whose test command searches every process's
+// environment, its own and the checkout's .git for the run's tokens.
+func huntTokens(t *testing.T, e *e2e) {
+	t.Helper()
 	// Values no other test uses: the hunter reads every process on the
 	// machine, and other tests' binaries start with e2eToken.
 	e.fake.AddToken(tbSecrets["github-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
@@ -98,6 +114,9 @@ func TestRule_TB1_TestCommandFindsNoTokenAnywhere(t *testing.T) {
 	}
 	if _, err := os.Stat(found + ".ran"); err != nil {
 		t.Fatalf("the test command never ran: %v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(found + ".nogit"); err == nil {
+		t.Fatalf("the test command ran outside a checkout, so its .git search proves nothing: %s", b)
 	}
 	if b, err := os.ReadFile(found); err == nil {
 		t.Errorf("the test command found tokens in:\n%s", b)
