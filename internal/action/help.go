@@ -26,14 +26,16 @@ const envHelp = `environment:
                         the event that woke the cycle
   GITHUB_REPOSITORY     owner/name
   GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_SERVER_URL
-                        GitHub endpoints (GHES); default github.com
-  GITHUB_WORKSPACE      the checkout
+                        GitHub endpoints (GHES); default github.com; the
+                        server is where a run with no checkout clones from
+  GITHUB_WORKSPACE      the checkout; with no .git there, a cycle that needs
+                        the tree clones the PR head under RUNNER_TEMP
   GITHUB_RUN_ID, GITHUB_WORKFLOW, GITHUB_WORKFLOW_REF, GITHUB_ACTOR
                         the run, for links, re-dispatch and permission checks
   GITHUB_ACTIONS        "true" on a runner
   GITHUB_OUTPUT, GITHUB_STEP_SUMMARY
                         where outputs and the job summary go
-  RUNNER_TEMP           scratch files (report JSON, prepared cycle)
+  RUNNER_TEMP           scratch files (report JSON, prepared cycle, the clone)
   RUNNER_DEBUG, REVIEW_LOOP_DEBUG
                         "1" turns on debug logging
 `
