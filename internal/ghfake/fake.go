@@ -190,6 +190,12 @@ type CheckRun struct {
 	Title       string
 	Summary     string
 	Text        string
+	// WorkflowPath is the workflow file of the Actions run whose job this
+	// check run is (app github-actions; "" for other apps). On GitHub
+	// each workflow run has a check suite of its own, whose workflowRun
+	// names the file: Copilot's dynamic workflow is
+	// dynamic/copilot-pull-request-reviewer/... (../shared/ENGINES.md).
+	WorkflowPath string
 }
 
 // Issue is an issue created through the API.
@@ -765,6 +771,8 @@ type CheckRunOptions struct {
 	// Rerun creates a new check run even when one of that name is on the
 	// commit, as a re-run or a new workflow run does on GitHub.
 	Rerun bool
+	// WorkflowPath is the workflow file of an Actions check run's run.
+	WorkflowPath string
 }
 
 // SetCheckRun creates or updates the check run named o.Name on the commit,
@@ -795,7 +803,7 @@ func (f *Fake) SetCheckRun(owner, repoName string, number int, o CheckRunOptions
 			if c.ID == o.ID {
 				cr = c
 			}
-		case !o.Rerun && c.Name == o.Name && c.AppSlug == o.AppSlug:
+		case !o.Rerun && c.Name == o.Name && c.AppSlug == o.AppSlug && c.WorkflowPath == o.WorkflowPath:
 			cr = c
 		}
 	}
@@ -803,7 +811,7 @@ func (f *Fake) SetCheckRun(owner, repoName string, number int, o CheckRunOptions
 		return 0, fmt.Errorf("no check run %d on %s", o.ID, o.HeadSHA)
 	}
 	if cr == nil {
-		cr = &CheckRun{ID: f.id(), HeadSHA: o.HeadSHA, Name: o.Name, AppSlug: o.AppSlug, StartedAt: now}
+		cr = &CheckRun{ID: f.id(), HeadSHA: o.HeadSHA, Name: o.Name, AppSlug: o.AppSlug, StartedAt: now, WorkflowPath: o.WorkflowPath}
 		cr.NodeID = fmt.Sprintf("CR_%d", cr.ID)
 		f.nodes[cr.NodeID] = cr
 		r.checkRuns[o.HeadSHA] = append(r.checkRuns[o.HeadSHA], cr)

@@ -260,20 +260,40 @@ func (e *gqlExec) commitObj(r *repo, sha string) *obj {
 	}}
 }
 
+// checkSuites groups a commit's check runs as GitHub does: one suite per
+// app, and for GitHub Actions one per workflow run (here: per workflow
+// file), whose workflowRun names the file.
 func (e *gqlExec) checkSuites(r *repo, sha string, args map[string]any) (any, error) {
-	var slugs []string
-	bySlug := map[string][]*CheckRun{}
+	type suiteKey struct{ slug, workflow string }
+	var keys []suiteKey
+	byKey := map[suiteKey][]*CheckRun{}
 	for _, c := range r.checkRuns[sha] {
-		if _, ok := bySlug[c.AppSlug]; !ok {
-			slugs = append(slugs, c.AppSlug)
+		k := suiteKey{c.AppSlug, c.WorkflowPath}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
 		}
-		bySlug[c.AppSlug] = append(bySlug[c.AppSlug], c)
+		byKey[k] = append(byKey[k], c)
 	}
 	var suites []*obj
-	for _, slug := range slugs {
-		runs := bySlug[slug]
+	for _, k := range keys {
+		slug, runs := k.slug, byKey[k]
 		suites = append(suites, &obj{typ: "CheckSuite", get: func(field string, args map[string]any) (any, error) {
 			switch field {
+			case "workflowRun":
+				if k.workflow == "" {
+					return nil, nil
+				}
+				return &obj{typ: "WorkflowRun", get: func(f string, _ map[string]any) (any, error) {
+					if f != "file" {
+						return nil, notImplemented("WorkflowRun", f)
+					}
+					return &obj{typ: "WorkflowRunFile", get: func(f string, _ map[string]any) (any, error) {
+						if f != "path" {
+							return nil, notImplemented("WorkflowRunFile", f)
+						}
+						return k.workflow, nil
+					}}, nil
+				}}, nil
 			case "app":
 				if slug == "" {
 					return nil, nil

@@ -214,6 +214,23 @@ func (b *bot) checkName() (string, string) {
 	if b.script.NoCheckRun {
 		return "", ""
 	}
+	if b.script.CheckName != "" {
+		_, app := b.defaultCheck()
+		return b.script.CheckName, app
+	}
+	return b.defaultCheck()
+}
+
+// checkWorkflow is the workflow file of the engine's check run when it is
+// an Actions job: Copilot's dynamic workflow.
+func (b *bot) checkWorkflow() string {
+	if b.name == Copilot {
+		return CopilotWorkflowPath
+	}
+	return ""
+}
+
+func (b *bot) defaultCheck() (string, string) {
 	switch b.name {
 	case Bugbot:
 		return BugbotCheck, BugbotApp
@@ -239,7 +256,7 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	// Each review is a check run of its own: a second run on the same
 	// commit (a retrigger, Claude's ready_for_review run) is a new one.
 	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.checkSHA(), Name: name, AppSlug: app,
-		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0})
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0, WorkflowPath: b.checkWorkflow()})
 	return id
 }
 
@@ -503,7 +520,7 @@ func (b *bot) unresolvedThreads() int {
 func (b *bot) setCheckOutput(j *job, status, conclusion, title, summary, text string) {
 	name, app := b.checkName()
 	_, _ = b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.sha, Name: name, AppSlug: app,
-		Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text, ID: j.checkID})
+		Status: status, Conclusion: conclusion, Title: title, Summary: summary, Text: text, ID: j.checkID, WorkflowPath: b.checkWorkflow()})
 }
 
 // completeCopilot posts Copilot's review; submitting it fulfils the

@@ -114,6 +114,9 @@ type Engine struct {
 	// NoCheckRun: the engine reviews without any check run (Copilot's
 	// check run is only a hint of a review in progress).
 	NoCheckRun bool `yaml:"no_check_run"`
+	// CheckName replaces the name of the engine's check run (Copilot's
+	// job name is unconfirmed: the adapter must not depend on it).
+	CheckName string `yaml:"check_name"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
@@ -224,9 +227,23 @@ type ScriptedEvent struct {
 	Reply      *ReplyEvent   `yaml:"reply"`
 	Push       *PushEvent    `yaml:"push"`
 	Fault      *FaultEvent   `yaml:"fault"`
+	// Check is a check run on the head by something that is no engine
+	// (a job of the repository's own CI).
+	Check *CheckEvent `yaml:"check"`
 	// Kill is "after-push": the runner ends the next cycle right after its
 	// push, before the state is saved.
 	Kill string `yaml:"kill"`
+}
+
+// CheckEvent is a completed check run on the PR head: a job of the
+// repository's own workflow (app github-actions, workflow file
+// WorkflowPath) or another app's. Check runs GitHub Actions creates start
+// no check_run workflow, so it wakes nothing by itself.
+type CheckEvent struct {
+	Name         string `yaml:"name"`
+	App          string `yaml:"app"`
+	WorkflowPath string `yaml:"workflow_path"`
+	Conclusion   string `yaml:"conclusion"`
 }
 
 // CommentEvent is a PR conversation comment by someone. The body may name
@@ -561,13 +578,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Check != nil, ev.Kill != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, review, reply, push, fault, kill", where)
+			bad("%s: set exactly one of comment, review, reply, push, fault, check, kill", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -606,6 +623,10 @@ func (sc Scenario) Validate() error {
 			}
 			if ev.Fault.Status == 0 && len(ev.Fault.GraphQLErrors) == 0 {
 				bad("%s.fault: set status or graphql_errors", where)
+			}
+		case ev.Check != nil:
+			if ev.Check.Name == "" || ev.Check.App == "" || ev.Check.Conclusion == "" {
+				bad("%s.check: name, app and conclusion are required", where)
 			}
 		case ev.Kill != "":
 			if ev.Kill != "after-push" {

@@ -490,6 +490,9 @@ func (w *World) ApplyEvents(cycle int) error {
 			err = w.outsidePush(*ev.Push)
 		case ev.Fault != nil:
 			w.Fake.Inject(w.fault(*ev.Fault))
+		case ev.Check != nil:
+			_, err = w.Fake.SetCheckRun(w.Owner, w.Repo, w.Number, ghfake.CheckRunOptions{Name: ev.Check.Name, AppSlug: ev.Check.App,
+				WorkflowPath: ev.Check.WorkflowPath, Status: "COMPLETED", Conclusion: strings.ToUpper(ev.Check.Conclusion), Rerun: true})
 		case ev.Kill != "":
 			w.mu.Lock()
 			w.kill = true
