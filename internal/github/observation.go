@@ -113,16 +113,19 @@ type CheckRun struct {
 	// Compare check runs with SignalID, never with DatabaseID.
 	DatabaseID int64
 	// NodeID is the GraphQL node id, always present.
-	NodeID      string
-	Name        string
-	Status      string // QUEUED, IN_PROGRESS, COMPLETED, WAITING, PENDING, REQUESTED
-	Conclusion  string // SUCCESS, NEUTRAL, FAILURE, CANCELLED, SKIPPED, TIMED_OUT, ACTION_REQUIRED, STALE, "" while running
-	AppSlug     string // "cursor", "github-actions", ...
-	StartedAt   time.Time
-	CompletedAt time.Time
-	Title       string
-	Summary     string
-	Text        string
+	NodeID     string
+	Name       string
+	Status     string // QUEUED, IN_PROGRESS, COMPLETED, WAITING, PENDING, REQUESTED
+	Conclusion string // SUCCESS, NEUTRAL, FAILURE, CANCELLED, SKIPPED, TIMED_OUT, ACTION_REQUIRED, STALE, "" while running
+	AppSlug    string // "cursor", "github-actions", ...
+	// WorkflowPath is the workflow file of the Actions run this check run
+	// is a job of ("" for other apps, or when GitHub does not say).
+	WorkflowPath string
+	StartedAt    time.Time
+	CompletedAt  time.Time
+	Title        string
+	Summary      string
+	Text         string
 }
 
 // IssueComment is one top-level PR conversation comment.

@@ -132,6 +132,14 @@ type observeQ struct {
 								App *struct {
 									Slug string
 								}
+								// An Actions suite is one workflow run: its
+								// file tells Copilot's dynamic workflow from
+								// a repository's own job of the same name.
+								WorkflowRun *struct {
+									File *struct {
+										Path string
+									}
+								}
 								CheckRuns *struct {
 									TotalCount int
 									Nodes      []struct {
@@ -400,23 +408,27 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 			if s.CheckRuns.TotalCount > len(s.CheckRuns.Nodes) {
 				o.Complete = false
 			}
-			slug := ""
+			slug, workflow := "", ""
 			if s.App != nil {
 				slug = s.App.Slug
+			}
+			if s.WorkflowRun != nil && s.WorkflowRun.File != nil {
+				workflow = s.WorkflowRun.File.Path
 			}
 			for ri, r := range s.CheckRuns.Nodes {
 				f := fmt.Sprintf("checkSuites[%d].checkRuns[%d]", si, ri)
 				cr := CheckRun{
-					NodeID:      r.ID,
-					Name:        r.Name,
-					Status:      fe.enum(f+".status", r.Status, checkStatuses),
-					Conclusion:  fe.enum(f+".conclusion", ptrStr(r.Conclusion), checkConclusions),
-					AppSlug:     slug,
-					StartedAt:   ptrTime(r.StartedAt),
-					CompletedAt: ptrTime(r.CompletedAt),
-					Title:       ptrStr(r.Title),
-					Summary:     ptrStr(r.Summary),
-					Text:        ptrStr(r.Text),
+					NodeID:       r.ID,
+					Name:         r.Name,
+					Status:       fe.enum(f+".status", r.Status, checkStatuses),
+					Conclusion:   fe.enum(f+".conclusion", ptrStr(r.Conclusion), checkConclusions),
+					AppSlug:      slug,
+					WorkflowPath: workflow,
+					StartedAt:    ptrTime(r.StartedAt),
+					CompletedAt:  ptrTime(r.CompletedAt),
+					Title:        ptrStr(r.Title),
+					Summary:      ptrStr(r.Summary),
+					Text:         ptrStr(r.Text),
 				}
 				if r.DatabaseID != nil {
 					cr.DatabaseID = *r.DatabaseID
