@@ -38,10 +38,22 @@ const CheckRunName = "Copilot code review"
 // relied on for DONE, which is the review on the head SHA.
 const JobCheckName = "Agent"
 
+// WorkflowPathPrefix starts the path of Copilot's dynamic workflow
+// (dynamic/copilot-pull-request-reviewer/…, ../shared/ENGINES.md), the
+// workflow its check run is a job of.
+const WorkflowPathPrefix = "dynamic/copilot-pull-request-reviewer"
+
 // isCopilotCheck is a check run that hints at a Copilot review in
-// progress: the job of app github-actions named "Agent" or "Copilot code
-// review" ("Agent" only with that app: the name is generic).
+// progress. When GitHub names the check run's workflow, that decides:
+// a job of Copilot's dynamic workflow, whatever its name, and never a job
+// of the repository's own workflows (one may well be called "Agent").
+// Otherwise by name: the job of app github-actions named "Agent" or
+// "Copilot code review" ("Agent" only with that app: the name is generic).
 func isCopilotCheck(cr github.CheckRun) bool {
+	if cr.WorkflowPath != "" {
+		return strings.EqualFold(cr.AppSlug, "github-actions") &&
+			(cr.WorkflowPath == WorkflowPathPrefix || strings.HasPrefix(cr.WorkflowPath, WorkflowPathPrefix+"/"))
+	}
 	switch {
 	case strings.EqualFold(cr.Name, CheckRunName):
 		return cr.AppSlug == "" || strings.EqualFold(cr.AppSlug, "github-actions")

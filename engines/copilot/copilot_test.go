@@ -274,3 +274,37 @@ func FuzzParseOverview(f *testing.F) {
 		}
 	})
 }
+
+// Copilot's check run is matched by its workflow when GitHub names it,
+// whatever the job's name, and a repository's own job named "Agent" is not
+// Copilot's; without a workflow path, the names decide.
+func TestIsCopilotCheck_ByWorkflowWhenKnownElseByName(t *testing.T) {
+	for _, tc := range []struct {
+		name, app, path string
+		want            bool
+	}{
+		{"copilot-pull-request-reviewer", "github-actions", "dynamic/copilot-pull-request-reviewer/copilot-pull-request-reviewer", true},
+		{"Agent", "github-actions", "dynamic/copilot-pull-request-reviewer", true},
+		{"Agent", "github-actions", ".github/workflows/agents.yml", false},
+		{CheckRunName, "github-actions", ".github/workflows/review.yml", false},
+		{"Agent", "github-actions", "dynamic/copilot-pull-request-reviewer-fork/x", false},
+		{"Agent", "someapp", "dynamic/copilot-pull-request-reviewer/x", false},
+		{"Agent", "github-actions", "", true},
+		{"Agent", "someapp", "", false},
+		{CheckRunName, "", "", true},
+		{"build", "github-actions", "", false},
+	} {
+		cr := github.CheckRun{Name: tc.name, AppSlug: tc.app, WorkflowPath: tc.path}
+		if got := isCopilotCheck(cr); got != tc.want {
+			t.Errorf("check %q of %q in workflow %q: Copilot's = %v, want %v", tc.name, tc.app, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestObserve_aFailedJobOfTheRepositorysOwnWorkflowIsNotCopilots(t *testing.T) {
+	o := obsAt("sha1")
+	o.CheckRuns = []github.CheckRun{{DatabaseID: 9, Name: JobCheckName, AppSlug: "github-actions", WorkflowPath: ".github/workflows/agents.yml", Status: "COMPLETED", Conclusion: "FAILURE"}}
+	if v := New().Observe(o, engines.Env{}); v.Material == loop.MaterialErrored || v.Signal == loop.SignalDone {
+		t.Fatalf("the repository's own job made Copilot %s/%s: %+v", v.Signal, v.Material, v)
+	}
+}
