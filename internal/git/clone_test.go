@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,45 @@ func TestCloneShallow_AFailedCloneLeavesNoRepository(t *testing.T) {
 	g := &Runner{Dir: tr.Dir}
 	if err := g.CloneShallow(context.Background(), "file://"+tr.Remote, "feature", ""); err == nil || !strings.Contains(err.Error(), "already holds a repository") {
 		t.Errorf("cloning into a checkout: err = %v, want a refusal", err)
+	}
+}
+
+// TestFetchBranch_AShallowCheckoutFetchesTheTipAlone: a checkout of one
+// commit (fetch-depth: 1, or review-loop's own clone) fetching the PR
+// head branch gets its tip, not the branch's whole history; a full clone
+// stays full.
+func TestFetchBranch_AShallowCheckoutFetchesTheTipAlone(t *testing.T) {
+	t.Parallel()
+	tr := gittest.New(t, map[string]string{"a.go": "package a\n"})
+	for i := range 5 {
+		tr.Write(t, map[string]string{"a.go": "package a\n\nconst N = " + string(rune('0'+i)) + "\n"})
+		tr.CommitAll(t, "commit")
+	}
+	tr.Git(t, "push", "--quiet", "origin", "feature")
+	remote := "file://" + tr.Remote
+	ctx := context.Background()
+
+	dir := t.TempDir()
+	g := &Runner{Dir: dir}
+	if err := g.CloneShallow(ctx, remote, "main", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.FetchBranch(ctx, "feature", ""); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := g.Run(ctx, "rev-list", "--count", "refs/remotes/origin/feature"); err != nil || strings.TrimSpace(n) != "1" {
+		t.Errorf("a shallow checkout fetched %q commits of the branch (%v), want its tip alone", strings.TrimSpace(n), err)
+	}
+
+	full := t.TempDir()
+	if out, err := exec.Command("git", "clone", "--quiet", "--branch", "main", remote, full).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	fg := &Runner{Dir: full}
+	if err := fg.FetchBranch(ctx, "feature", ""); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := fg.Run(ctx, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(s) != "false" {
+		t.Errorf("fetching into a full clone made it shallow")
 	}
 }

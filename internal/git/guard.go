@@ -282,7 +282,8 @@ func tokenEnv(token, server string) []string {
 
 // FetchBranch fetches branch from origin into refs/remotes/origin/<branch>
 // with token (the example workflows check out with persist-credentials:
-// false, so the checkout holds no credentials of its own).
+// false, so the checkout holds no credentials of its own); into a shallow
+// repository, the tip alone.
 func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
 	if err := plainBranch(branch); err != nil {
 		return err
@@ -292,7 +293,15 @@ func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
 			return err
 		}
 	}
-	_, err := r.run(ctx, tokenEnv(token, r.ServerURL), nil, "fetch", "--no-tags", "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	args := []string{"fetch", "--no-tags"}
+	if out, err := r.Run(ctx, "rev-parse", "--is-shallow-repository"); err == nil && strings.TrimSpace(out) == "true" {
+		// A shallow checkout (fetch-depth: 1, or review-loop's own clone)
+		// fetches the branch tip alone: without --depth git would fetch
+		// the branch's whole history, which review-loop never reads.
+		args = append(args, "--depth=1")
+	}
+	args = append(args, "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	_, err := r.run(ctx, tokenEnv(token, r.ServerURL), nil, args...)
 	if err != nil && token != "" {
 		return errors.New(strings.ReplaceAll(err.Error(), token, "***"))
 	}
