@@ -14,8 +14,8 @@ import (
 )
 
 // A workflow may run review-loop with no checkout step. Most wakes need no
-// working tree: a trigger, a wait on engines still running, a clean
-// hand-back, a command. review-loop then checks out the PR head itself,
+// working tree: a trigger, a wait on engines still running, a hand-back,
+// a status command. review-loop then checks out the PR head itself,
 // one commit deep, only in the cycle that needs the tree: one that fixes
 // (or triages for a dry run), runs a judge command, or must fingerprint
 // findings against remembered won't-fix decisions (WF1). The repository
