@@ -50,10 +50,24 @@ func BenchmarkCycle_1000Threads(b *testing.B) {
 }
 
 // BenchmarkCycle_IdleWake is a wake where nothing changed: one read and
-// one state write.
+// one state write; with no checkout step, plus the config file's read.
 func BenchmarkCycle_IdleWake(b *testing.B) {
-	w := newWorld(b, nil)
-	in := map[string]string{"engines": "copilot"}
+	b.Run("checkout-step", func(b *testing.B) { benchIdleWake(b, newWorld(b, nil)) })
+	b.Run("no-checkout", func(b *testing.B) {
+		w := newWorld(b, nil)
+		w.workspace = b.TempDir()
+		w.env["GITHUB_WORKSPACE"], w.env["GITHUB_SERVER_URL"] = w.workspace, w.fake.URL()
+		benchIdleWake(b, w)
+		if g := w.fake.GitRequests(); len(g) != 0 {
+			b.Fatalf("idle wakes made %d git requests", len(g))
+		}
+	})
+}
+
+func benchIdleWake(b *testing.B, w *world) {
+	// Every iteration is an idle poll of a live loop: the idle-poll bound
+	// must not end the loop part-way (a finished loop's wakes write nothing).
+	in := map[string]string{"engines": "copilot", "max-idle-polls": "1000000"}
 	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
 		b.Fatal(err)
 	}
