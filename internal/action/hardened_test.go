@@ -78,7 +78,36 @@ func noWrites(t *testing.T, reqs []ghfake.Request) {
 // and resolves the thread.
 func TestRule_TB1_hardenedModeFixesThroughTwoJobs(t *testing.T) {
 	t.Parallel()
+	hardenedFix(t, newHardenedWorld(t))
+}
+
+// The same with no checkout step in either job: prepare clones with its
+// read-only token only for the fix cycle, publish only to apply the
+// prepared patch; the waking cycles clone nothing.
+func TestRule_TB1_hardenedModeWithNoCheckoutStepsFixesThroughTwoJobs(t *testing.T) {
+	t.Parallel()
 	h := newHardenedWorld(t)
+	h.workspace, h.publish = t.TempDir(), t.TempDir()
+	h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+	hardenedFix(t, h)
+	var pushes int
+	for _, g := range h.fake.GitRequests() {
+		if g.Service == "git-receive-pack" && g.Method == "POST" {
+			pushes++
+			if g.Login != "github-actions" {
+				t.Errorf("pushed as %q", g.Login)
+			}
+		}
+	}
+	if pushes != 1 {
+		t.Errorf("%d pushes over HTTP, want the publish job's one", pushes)
+	}
+}
+
+// hardenedFix runs a loop's first cycle and its fix cycle through both
+// jobs and checks that only publish wrote and pushed.
+func hardenedFix(t *testing.T, h *hardenedWorld) {
+	t.Helper()
 	// First cycle: trigger the engine.
 	if _, reqs, err := h.job(ModePrepare); err != nil {
 		t.Fatal(err)
@@ -117,7 +146,8 @@ func TestRule_TB1_hardenedModeFixesThroughTwoJobs(t *testing.T) {
 	if res.PRs[0].Pushed == "" || h.fake.HeadSHA("octo", "app", 1) == head {
 		t.Fatalf("the publish job pushed nothing: %+v\n%s", res.PRs[0], h.out.String())
 	}
-	got := run(t, h.publish, "git", "show", "HEAD:calc/calc.go")
+	bare := strings.TrimPrefix(h.fake.CloneURL("octo", "app"), "file://")
+	got := run(t, "", "git", "--git-dir", bare, "show", res.PRs[0].Pushed+":calc/calc.go")
 	if !strings.Contains(got, "return a + b") {
 		t.Fatalf("pushed content:\n%s", got)
 	}

@@ -29,11 +29,11 @@ func hasCheckout(dir string) bool {
 }
 
 // treeless reports whether this run started with no checkout in the
-// workspace, so the cycles check out on demand. Hardened mode's jobs
-// always check out: prepare runs the repository's commands, publish
-// applies the patch to the tree it checked out.
+// workspace, so the cycles check out on demand. In hardened mode the same
+// holds for each job: prepare clones (with its read-only token) only to
+// fix, publish only to apply a prepared patch.
 func treeless(cfg Config) bool {
-	return cfg.Mode == ModeSingle && cfg.Workspace != "" && !hasCheckout(cfg.Workspace)
+	return cfg.Workspace != "" && !hasCheckout(cfg.Workspace)
 }
 
 // cloneURL is the PR repository's HTTPS clone URL on the GitHub server,
@@ -99,7 +99,7 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 	if len(c.st.WontFix) > 0 && c.anyPlacedFinding() {
 		return c.ensureTree(ctx, "matches findings against remembered won't-fix decisions")
 	}
-	if _, ok := c.judge.(*judge.Command); ok && c.anyToJudge() {
+	if _, ok := c.judge.(*judge.Command); ok && c.prepared == nil && c.anyToJudge() {
 		return c.ensureTree(ctx, "runs the judge command")
 	}
 	return nil
