@@ -116,28 +116,11 @@ func (c *prCycle) run(ctx context.Context) error {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
-	if err := c.treeBeforeDecide(ctx); err != nil {
-		return err
-	}
-	c.fillContextHashes(ctx)
-	judges, err := c.judgeAll(ctx)
+	before := c.st
+	judges, err := c.decide(ctx)
 	if err != nil {
 		return err
 	}
-
-	before := c.st
-	c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
-	if c.plan.Action == loop.ActionFix && c.needsTree() {
-		// A fix needs the tree, and so does its won't-fix memory: check
-		// out, fingerprint the findings and decide again on them (Decide
-		// is pure; without remembered decisions the plan is the same).
-		if err := c.ensureTree(ctx, "fixes"); err != nil {
-			return err
-		}
-		c.fillContextHashes(ctx)
-		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
-	}
-	c.res.Plan = c.plan
 	c.logPlan()
 	switch {
 	case c.cfg.Mode == ModePrepare:
@@ -189,6 +172,34 @@ func (c *prCycle) run(ctx context.Context) error {
 	c.chain(ctx)
 	c.finish()
 	return actErr
+}
+
+// decide judges the prose verdicts and decides on the observed engines
+// (c.views), setting c.plan and c.st. A run with no checkout clones first
+// when the decision reads the tree, and after a fix plan clones,
+// fingerprints the findings and decides again on them: a fix needs the
+// tree, and so does its won't-fix memory (Decide is pure; without
+// remembered decisions the plan is the same).
+func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, error) {
+	if err := c.treeBeforeDecide(ctx); err != nil {
+		return nil, err
+	}
+	c.fillContextHashes(ctx)
+	judges, err := c.judgeAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	before := c.st
+	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	if c.plan.Action == loop.ActionFix && c.needsTree() {
+		if err := c.ensureTree(ctx, "fixes"); err != nil {
+			return nil, err
+		}
+		c.fillContextHashes(ctx)
+		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	}
+	c.res.Plan = c.plan
+	return judges, nil
 }
 
 // acts reports whether the plan writes to GitHub beyond the status

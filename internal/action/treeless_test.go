@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,42 @@ func TestTreeless_TheConfigIsReadFromTheDefaultBranch(t *testing.T) {
 	_, err := w.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot"})
 	if err == nil || !strings.Contains(err.Error(), ".github/review-loop.yml") || !strings.Contains(err.Error(), "default branch") {
 		t.Fatalf("err = %v, want the default branch's broken config named", err)
+	}
+}
+
+// TestTreeless_AFixFoundDuringTheInJobWaitClonesFirst: with no checkout
+// step and wait-seconds (the comment-only example), the review that
+// arrives while the run waits is fixed in the same run: the re-decision
+// after the wait clones the PR head like a cycle's first decision does.
+func TestTreeless_AFixFoundDuringTheInJobWaitClonesFirst(t *testing.T) {
+	t.Parallel()
+	w := treelessWorld(t)
+	in := map[string]string{"engines": "copilot", "wait-seconds": "120", "poll-interval": "30"}
+	if _, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), in, func(d *Deps) {
+		d.Sleep = func(_ context.Context, dur time.Duration) error { w.now = w.now.Add(dur); return nil }
+	}); err != nil {
+		t.Fatal(err)
+	}
+	head := w.fake.HeadSHA("octo", "app", 1)
+	slept := 0
+	res, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), in, func(d *Deps) {
+		d.Sleep = func(_ context.Context, dur time.Duration) error {
+			slept++
+			w.now = w.now.Add(dur)
+			if slept == 1 {
+				w.copilotReview(t, head, addSuggestion)
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.out.String())
+	}
+	p := res.PRs[0]
+	if p.Pushed == "" || p.Plan.Action != loop.ActionFix || !p.CheckedOut {
+		t.Fatalf("the review found during the wait was not fixed from a clone: plan %s (%s), checked out %v, pushed %q\n%s", p.Plan.Action, p.Plan.Why, p.CheckedOut, p.Pushed, w.out.String())
+	}
+	if w.fake.HeadSHA("octo", "app", 1) != p.Pushed {
+		t.Errorf("the PR head is not the pushed fix")
 	}
 }

@@ -32,16 +32,12 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 			return err
 		}
 		c.observeEngines()
-		c.fillContextHashes(ctx)
 		if c.fingerprint() == before {
 			continue
 		}
-		judges, err := c.judgeAll(ctx)
-		if err != nil {
+		if _, err := c.decide(ctx); err != nil {
 			return err
 		}
-		c.plan, c.st = loop.Decide(c.st, c.loopObservation(ctx, judges), c.loopCfg)
-		c.res.Plan = c.plan
 		c.logPlan()
 		if c.plan.Action == loop.ActionWait {
 			before = c.fingerprint()
