@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -22,28 +21,6 @@ func treelessWorld(t *testing.T) *world {
 	w.env["GITHUB_WORKSPACE"] = w.workspace
 	w.env["GITHUB_SERVER_URL"] = w.fake.URL()
 	return w
-}
-
-// copilotReviewed adds Copilot's review of the head with one suggestion
-// and returns the pull_request_review event GitHub sends for it.
-func (w *world) copilotReviewed(t *testing.T) map[string]any {
-	t.Helper()
-	head := w.fake.HeadSHA("octo", "app", 1)
-	rid, err := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\nCopilot reviewed 1 out of 1 changed files in this pull request and generated 1 comment.", CommitSHA: head})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
-		Body: "Add subtracts instead of adding.\n\n```suggestion\n\treturn a + b\n```"}); err != nil {
-		t.Fatal(err)
-	}
-	return map[string]any{
-		"action":       "submitted",
-		"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": head, "state": "commented"},
-		"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": head, "ref": "feature"}},
-		"repository":   map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
-		"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
-	}
 }
 
 // TestTreeless_ATriggerAndAWaitCloneNothing: with no checkout step, the
@@ -94,7 +71,7 @@ func TestTreeless_AFixCycleChecksOutThePRHeadAndPushes(t *testing.T) {
 	w.now = w.now.Add(3 * time.Minute)
 	head := w.fake.HeadSHA("octo", "app", 1)
 	w.fake.ResetGitRequests()
-	res, err := w.cycle("pull_request_review", w.copilotReviewed(t), map[string]string{"engines": "copilot"})
+	res, err := w.cycle("pull_request_review", w.copilotReview(t, head, addSuggestion), map[string]string{"engines": "copilot"})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, w.out.String())
 	}

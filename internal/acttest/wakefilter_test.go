@@ -62,25 +62,7 @@ func engineCheckFilter(t *testing.T) (checkRun, checkSuite string) {
 func TestExamples_CheckRunsOfOtherAppsStartNoJob(t *testing.T) {
 	t.Parallel()
 	checkRun, checkSuite := engineCheckFilter(t)
-	files, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "examples", "*.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var wf struct {
-			On   map[string]any `yaml:"on"`
-			Jobs map[string]struct {
-				If    string `yaml:"if"`
-				Needs any    `yaml:"needs"`
-			} `yaml:"jobs"`
-		}
-		if err := yaml.Unmarshal(b, &wf); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for f, wf := range examples(t) {
 		for ev, want := range map[string]string{"check_run": checkRun, "check_suite": checkSuite} {
 			if _, ok := wf.On[ev]; !ok {
 				continue
@@ -91,7 +73,7 @@ func TestExamples_CheckRunsOfOtherAppsStartNoJob(t *testing.T) {
 				}
 				cond := strings.Join(strings.Fields(job.If), " ")
 				if !strings.Contains(cond, "github.event_name != '"+ev+"' || "+want) {
-					t.Errorf("%s: job %s wakes on every %s; its if: needs\n  (github.event_name != '%s' || %s)\n got: %s", filepath.Base(f), name, ev, ev, want, cond)
+					t.Errorf("%s: job %s wakes on every %s; its if: needs\n  (github.event_name != '%s' || %s)\n got: %s", f, name, ev, ev, want, cond)
 				}
 			}
 		}
@@ -155,30 +137,8 @@ func noLoopFilter() string {
 func TestExamples_PushesAndReviewsOnPRsWithNoLoopStartNoJob(t *testing.T) {
 	t.Parallel()
 	want := noLoopFilter()
-	files, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "examples", "*.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var wf struct {
-			On   map[string]any `yaml:"on"`
-			Jobs map[string]struct {
-				If    string `yaml:"if"`
-				Needs any    `yaml:"needs"`
-				Steps []struct {
-					Uses string            `yaml:"uses"`
-					With map[string]string `yaml:"with"`
-				} `yaml:"steps"`
-			} `yaml:"jobs"`
-		}
-		if err := yaml.Unmarshal(b, &wf); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for f, wf := range examples(t) {
 		wakes := false
 		for _, ev := range []string{"pull_request", "pull_request_review", "pull_request_review_comment"} {
 			if _, ok := wf.On[ev]; ok {
@@ -203,11 +163,49 @@ func TestExamples_PushesAndReviewsOnPRsWithNoLoopStartNoJob(t *testing.T) {
 			}
 			checked++
 			if cond := strings.Join(strings.Fields(job.If), " "); !strings.Contains(cond, want) {
-				t.Errorf("%s: job %s starts a runner for every push and review on every PR; its if: needs\n  %s\n got: %s", filepath.Base(f), name, want, cond)
+				t.Errorf("%s: job %s starts a runner for every push and review on every PR; its if: needs\n  %s\n got: %s", f, name, want, cond)
 			}
 		}
 	}
 	if checked == 0 {
 		t.Fatal("no example wakes on pull_request events: the test checked nothing")
 	}
+}
+
+// exampleWorkflow is what the filter tests read of an example workflow.
+type exampleWorkflow struct {
+	On   map[string]any `yaml:"on"`
+	Jobs map[string]struct {
+		If    string `yaml:"if"`
+		Needs any    `yaml:"needs"`
+		Steps []struct {
+			Uses string            `yaml:"uses"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// examples reads every workflow in docs/examples, by file name.
+func examples(t *testing.T) map[string]exampleWorkflow {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "examples", "*.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]exampleWorkflow{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wf exampleWorkflow
+		if err := yaml.Unmarshal(b, &wf); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = wf
+	}
+	if len(out) == 0 {
+		t.Fatal("no example workflows in docs/examples")
+	}
+	return out
 }
