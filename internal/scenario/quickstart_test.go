@@ -1,9 +1,7 @@
 package scenario
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -73,34 +71,17 @@ func quickStartInputs(t *testing.T) map[string]string {
 // (simulated engines, the simulated agent as claude, a local Messages API
 // as the Anthropic judge), reach a clean hand-back.
 func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	t.Parallel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := sim.ParseScenario(demoScenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Inputs = quickStartInputs(t)
-	if sc.Checkout != "none" {
-		t.Fatalf("the demo has checkout %q; the quick start's workflow has no checkout step", sc.Checkout)
-	}
-	var progress strings.Builder
-	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress, Why: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Problems) > 0 {
-		t.Fatalf("inputs %v: %v\n%s", sc.Inputs, res.Problems, progress.String())
-	}
+	inputs := quickStartInputs(t)
+	progress := runDemo(t, func(sc *sim.Scenario) {
+		if sc.Checkout != "none" {
+			t.Fatalf("the demo has checkout %q; the quick start's workflow has no checkout step", sc.Checkout)
+		}
+		sc.Inputs = inputs
+	}, true)
 	for _, want := range []string{"· bugbot high calc/calc.go:15 — Div panics on a zero divisor", "fix commit ", "test: go test",
 		"3 review thread(s) resolved", "why: ", "cloned the PR head (one commit)"} {
-		if !strings.Contains(progress.String(), want) {
-			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
+		if !strings.Contains(progress, want) {
+			t.Errorf("the demo never printed %q:\n%s", want, progress)
 		}
 	}
 }
@@ -108,25 +89,7 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 // `fixer: codex` runs the same demo through the world's codex CLI: its
 // reply comes back through the file the prompt names.
 func TestDemo_CodexFixerReachesACleanHandBack(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	t.Parallel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := sim.ParseScenario(demoScenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "go test -count=1 {packages}"}
-	var progress strings.Builder
-	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Problems) > 0 {
-		t.Fatalf("%v\n%s", res.Problems, progress.String())
-	}
+	runDemo(t, func(sc *sim.Scenario) {
+		sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "go test -count=1 {packages}"}
+	}, false)
 }

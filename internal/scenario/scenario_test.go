@@ -72,6 +72,19 @@ func TestScenarios(t *testing.T) {
 
 // TestDemo runs the built-in demo exactly as `review-loop demo` does.
 func TestDemo(t *testing.T) {
+	progress := runDemo(t, nil, false)
+	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "1 active finding(s)\n     · copilot medium calc/calc.go:23 — Max returns the smaller value"} {
+		if !strings.Contains(progress, want) {
+			t.Errorf("the demo never printed %q:\n%s", want, progress)
+		}
+	}
+}
+
+// runDemo runs the built-in demo scenario, changed by edit when it is not
+// nil, and fails the test unless it meets its expectation; it returns the
+// progress the demo printed (with the rule behind each decision when why).
+func runDemo(t *testing.T, edit func(*sim.Scenario), why bool) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -84,17 +97,16 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if edit != nil {
+		edit(&sc)
+	}
 	var progress strings.Builder
-	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress, Why: why})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Problems) > 0 {
-		t.Fatalf("demo outcome: %v\n%s", res.Problems, progress.String())
+		t.Fatalf("inputs %v: %v\n%s", sc.Inputs, res.Problems, progress.String())
 	}
-	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "1 active finding(s)\n     · copilot medium calc/calc.go:23 — Max returns the smaller value"} {
-		if !strings.Contains(progress.String(), want) {
-			t.Errorf("the demo never printed %q:\n%s", want, progress.String())
-		}
-	}
+	return progress.String()
 }
