@@ -184,9 +184,8 @@ func createdFilter(v string) (match func(time.Time) bool, ok bool) {
 func listWorkflowRuns(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	wf := r.PathValue("workflow_id")

@@ -96,9 +96,8 @@ func createCheckRun(f *Fake, id Identity, w http.ResponseWriter, r *http.Request
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	if _, err := git(r.Context(), "", "--git-dir", rp.bare, "cat-file", "-e", *in.HeadSHA+"^{commit}"); err != nil {
@@ -135,9 +134,8 @@ func updateCheckRun(f *Fake, id Identity, w http.ResponseWriter, r *http.Request
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	var cr *CheckRun

@@ -67,6 +67,16 @@ func buildMux() {
 	})
 }
 
+// pathRepoLocked is the repository the request path names
+// (/repos/{owner}/{repo}/…), or nil after answering 404. f.mu is held.
+func (f *Fake) pathRepoLocked(w http.ResponseWriter, r *http.Request) *repo {
+	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	if rp == nil {
+		notFound(w)
+	}
+	return rp
+}
+
 func notFound(w http.ResponseWriter) {
 	writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 }
@@ -392,9 +402,8 @@ func dispatchWorkflow(f *Fake, id Identity, w http.ResponseWriter, r *http.Reque
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	if msg := dispatchRefused(rp, r.PathValue("file"), in.Ref); msg != "" {
@@ -418,9 +427,8 @@ func createIssue(f *Fake, id Identity, w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	n := rp.nextNumber
@@ -535,9 +543,8 @@ func listReviewComments(f *Fake, _ Identity, w http.ResponseWriter, r *http.Requ
 func listCheckRuns(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
+	rp := f.pathRepoLocked(w, r)
 	if rp == nil {
-		notFound(w)
 		return
 	}
 	runs := rp.checkRuns[r.PathValue("ref")]
