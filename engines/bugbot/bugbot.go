@@ -4,6 +4,7 @@
 package bugbot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -76,7 +77,7 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 		v.TriggerNote = NoTokenNote
 	}
 	// Any app may carry the name: the Cursor app's slug is not confirmed.
-	cr := engines.FindCheckRun(obs, engines.NamedCheck(CheckRunName, ""))
+	cr := engines.FindCheckRun(obs, IsReviewCheck)
 	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
 
 	reviews := engines.ReviewsBy(obs, Author)
@@ -93,6 +94,25 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 		readDone(&v, obs, cr, reviews)
 	}
 	return v
+}
+
+// CheckRunNames are the names Bugbot's review check run carries: "Cursor
+// Bugbot", and on some repositories "Cursor / Cursor Bugbot" (ENGINES.md
+// round 3). Its "… Autofix" checks are not the review.
+var CheckRunNames = []string{CheckRunName, "Cursor / " + CheckRunName}
+
+// IsReviewCheck matches Bugbot's review check run by name (never an
+// "Autofix" check, never review-loop's own gate, MG2).
+func IsReviewCheck(cr github.CheckRun) bool {
+	if strings.EqualFold(cr.Name, loop.GateName) {
+		return false
+	}
+	for _, n := range CheckRunNames {
+		if strings.EqualFold(strings.TrimSpace(cr.Name), n) {
+			return true
+		}
+	}
+	return false
 }
 
 // readDone reads a completed Bugbot check: only a Bugbot review of the head
@@ -113,9 +133,10 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 			v.Material, v.Quota = loop.MaterialQuota, q
 			return
 		}
-		if engines.CheckErrored(cr) {
+		if engines.CheckErrored(cr) || conclusion == "failure" {
+			// Bugbot's errors conclude `failure` (ENGINES.md round 3).
 			v.Material = loop.MaterialErrored
-			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", CheckRunName, conclusion)
+			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", cr.Name, conclusion)
 			return
 		}
 		v.Material = loop.MaterialUnproven
@@ -132,7 +153,21 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 	}
 	v.VerdictSetProven = obs.Complete
 	v.MaterialNote = joinNote(v.MaterialNote, countNote(obs, reviews, v.Findings))
-	if c := ParseCheck(cr.Title, cr.Summary, cr.Text); c.Known {
+	// S8: only a head review of a kind Bugbot posts when it finished
+	// reviewing proves the review; anything else leaves it UNPROVEN.
+	body := (&Bugbot{}).Classify(engines.SurfaceReview, head.Body)
+	engines.ProveBy(v, body, head.CommitSHA, head.DatabaseID, head.Body)
+	if body.Proof && body.Stated > 0 {
+		// S6: the review body's "found N potential issues", besides the
+		// check output; a thread of that review resolved since is not owed.
+		n, src := body.Stated, fmt.Sprintf("review %d: found %d potential issue(s)", head.DatabaseID, body.Stated)
+		if k := resolvedSince(obs, head.DatabaseID); k > 0 {
+			n = max(0, n-k)
+			src += fmt.Sprintf(" (less %d thread(s) of that review resolved since)", k)
+		}
+		v.Stated = &loop.StatedCount{N: n, Source: src}
+	}
+	if c := ParseCheck(cr.Title, cr.Summary, cr.Text); c.Known && (v.Stated == nil || c.Total >= v.Stated.N) {
 		n, src := c.Total, fmt.Sprintf("check run %q: %s", CheckRunName, c.Source)
 		// The output was written with the head review: a thread of that
 		// review resolved since (a won't-fix reply, E6) was counted in it.
@@ -167,6 +202,13 @@ func usageLimit(obs *github.Observation, cr *github.CheckRun) *loop.QuotaNotice 
 		}
 		if text, ok := ParseUsageLimit(c.Body); ok {
 			return &loop.QuotaNotice{At: c.CreatedAt, Text: text}
+		}
+	}
+	// T8: the limit sentence can be only in the check run's title or
+	// summary, with no issue comment (ENGINES.md round 3).
+	if cr != nil {
+		if text, ok := ParseUsageLimit(cr.Title + "\n\n" + cr.Summary + "\n\n" + cr.Text); ok {
+			return &loop.QuotaNotice{At: cmp.Or(cr.CompletedAt, cr.StartedAt), Text: text}
 		}
 	}
 	return nil

@@ -30,6 +30,10 @@ type eval struct {
 	judge   JudgeVerdict
 	// cooling: the engine is in its quota cooldown (T8).
 	cooling bool
+	// unproven: DONE with readable material but no recognised finished
+	// review of the head (S8): awaited like a running engine, within the
+	// same waiting bound (T4 stall, B3), then marked UNPROVEN.
+	unproven bool
 	// recalled are findings raised again after a remembered won't-fix
 	// decision (WF1): not active.
 	recalled []*Finding
@@ -252,6 +256,11 @@ func (d *decider) evaluate(record bool) {
 			}
 		}
 		e.rs, e.cooling = d.quotaState(es, v, e.rs)
+		e.unproven = e.rs == Done && v.Material == MaterialOK && !Proven(v, d.head)
+		if record && es.Mark == state.MarkUnproven && es.MarkSHA == d.head && e.rs == Done && !e.unproven {
+			// S8: the finished review came after all; the mark is lifted.
+			es.Mark, es.MarkSHA, es.MarkNote = "", "", ""
+		}
 		if e.rs == NotTriggered && v.Installed && es.ConsecutiveErrors < d.cfg.MaxConsecutiveErrors {
 			// The push is the trigger for these: withheld prose engines
 			// before their first review (T7) and engines we cannot trigger.
@@ -265,7 +274,7 @@ func (d *decider) evaluate(record bool) {
 				}
 			}
 		}
-		if record && (e.rs == Triggered || e.rs == Running) && es.WaitSHA != d.head {
+		if record && (e.rs == Triggered || e.rs == Running || e.unproven) && es.WaitSHA != d.head {
 			since := d.obs.Now
 			if es.TriggeredSHA == d.head && !es.TriggeredAt.IsZero() && es.TriggeredAt.Before(since) {
 				since = es.TriggeredAt
@@ -350,10 +359,7 @@ func (d *decider) classify(e *eval) {
 		}
 	case es.Mark != "" && es.MarkSHA == d.head:
 		e.out, e.note = true, es.MarkNote
-		e.verdict = VerdictHung
-		if es.Mark == state.MarkErrored {
-			e.verdict = VerdictErrored
-		}
+		e.verdict = markVerdict(es.Mark)
 	case e.rs != Done:
 		e.verdict = ""
 	default:
@@ -364,7 +370,26 @@ func (d *decider) classify(e *eval) {
 			v.Stated = &st
 		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
+		if e.verdict == VerdictUnproven {
+			// S8: awaited within the waiting bound; the verdict is given
+			// when the bound marks it, or at hand-back.
+			e.verdict = ""
+		}
 	}
+	if e.verdict != "" {
+		e.unproven = false
+	}
+}
+
+// markVerdict is the verdict a mark stands for (T4, S8).
+func markVerdict(mark string) EngineVerdict {
+	switch mark {
+	case state.MarkErrored:
+		return VerdictErrored
+	case state.MarkUnproven:
+		return VerdictUnproven
+	}
+	return VerdictHung
 }
 
 // recordQuota is T8's bookkeeping: an engine's usage, rate-limit or quota
@@ -502,6 +527,9 @@ func (d *decider) tree(progress bool) {
 					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head,
 						Reason: "poll-timeout", Detail: "no review within " + cfg.PollTimeout.String()})
 					e.out, e.verdict, e.note = true, VerdictHung, "no review within poll-timeout (W4)"
+					if e.unproven {
+						e.verdict, e.note = VerdictUnproven, UnprovenNote(e.view, d.head)+"; no finished review within poll-timeout (W4)"
+					}
 					d.handBack(EndTimeout, fmt.Sprintf("W4: no review from %s within poll-timeout %s", e.view.Engine, cfg.PollTimeout))
 					return
 				}
@@ -510,6 +538,11 @@ func (d *decider) tree(progress bool) {
 			for _, e := range waiting {
 				lim := time.Duration(cfg.StallFactor) * cfg.Latency(e.view.Engine)
 				if since := s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
+					if e.unproven {
+						d.mark(e, state.MarkUnproven, UnprovenNote(e.view, d.head)+fmt.Sprintf("; still none past %d× its normal latency (%s) (T4)", cfg.StallFactor, lim))
+						d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+						continue
+					}
 					d.mark(e, state.MarkHung, fmt.Sprintf("stalled past %d× its normal latency (%s) (T4)", cfg.StallFactor, lim))
 					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "stalled"})
 				}
@@ -526,6 +559,11 @@ func (d *decider) tree(progress bool) {
 			}
 			b3 = true
 			for _, e := range waiting {
+				if e.unproven {
+					d.mark(e, state.MarkUnproven, UnprovenNote(e.view, d.head)+fmt.Sprintf("; still none after %d idle polls (B3)", s.IdlePolls))
+					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+					continue
+				}
 				d.mark(e, state.MarkHung, fmt.Sprintf("no review after %d idle polls (B3)", s.IdlePolls))
 				d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "idle-polls"})
 			}
@@ -593,7 +631,7 @@ func (d *decider) tree(progress bool) {
 // loop with "bound"; "error" is left for engines that errored (H5).
 func (d *decider) terminal(b3 bool) {
 	clean, still, hung := true, false, b3
-	var hungNames []string
+	var hungNames, unproven []string
 	for _, e := range d.ev {
 		if e.verdict != VerdictClean {
 			clean = false
@@ -604,6 +642,8 @@ func (d *decider) terminal(b3 bool) {
 		case VerdictHung:
 			hung = true
 			hungNames = append(hungNames, e.view.Engine)
+		case VerdictUnproven:
+			unproven = append(unproven, e.view.Engine+" ("+e.note+")")
 		}
 	}
 	switch {
@@ -613,6 +653,10 @@ func (d *decider) terminal(b3 bool) {
 		d.handBack(EndNoComments, "W4: the latest review has no comments")
 	case clean:
 		d.handBack(EndClean, "W1(g): every engine is DONE with zero active findings (S3)")
+	case len(unproven) > 0:
+		// S8: an engine whose latest text is not a finished review of the
+		// head ends the loop at the waiting bound, named with its text.
+		d.handBack(EndBound, "W1(g): no proof of a finished review of the head within the waiting bound: "+strings.Join(unproven, "; "))
 	case b3:
 		d.handBack(EndBound, fmt.Sprintf("B3: %d idle polls", d.s.IdlePolls))
 	case hung:
@@ -628,7 +672,7 @@ func (d *decider) terminal(b3 bool) {
 func (d *decider) waiting() []*eval {
 	var w []*eval
 	for _, e := range d.ev {
-		if !e.out && (e.rs == Triggered || e.rs == Running) {
+		if !e.out && (e.rs == Triggered || e.rs == Running || e.unproven) {
 			w = append(w, e)
 		}
 	}
@@ -641,10 +685,8 @@ func (d *decider) mark(e *eval, mark, note string) {
 	d.s.EngineStates[e.view.Engine] = es
 	e.es = es
 	e.out, e.note = true, note
-	e.verdict = VerdictHung
-	if mark == state.MarkErrored {
-		e.verdict = VerdictErrored
-	}
+	e.verdict = markVerdict(mark)
+	e.unproven = false
 }
 
 // noProgress is rule W2: a new finding whose key (the engine's stable key,
@@ -687,6 +729,13 @@ func (d *decider) handBack(r EndReason, why string) {
 	// another reason (B1, B2, W2, a closed PR) did not hang: it is not clean
 	// and its review is still outstanding, so it is STILL_FINDING.
 	for _, e := range d.ev {
+		if e.verdict == "" && e.unproven {
+			e.verdict = VerdictUnproven
+			if e.note == "" {
+				e.note = UnprovenNote(e.view, d.head)
+			}
+			continue
+		}
 		if e.verdict == "" {
 			e.verdict = VerdictStillFinding
 			if e.note == "" {

@@ -209,7 +209,7 @@ func materialKey(v EngineView, headSHA string) string {
 // with readable material needs a judge verdict unless one is cached for
 // this head SHA and this material.
 func NeedsJudge(st state.State, v EngineView, headSHA string) bool {
-	if !v.Prose || !v.Installed || v.Signal != SignalDone || v.Material != MaterialOK {
+	if !v.Prose || !v.Installed || v.Signal != SignalDone || v.Material != MaterialOK || !Proven(v, headSHA) {
 		return false
 	}
 	c := st.EngineStates[v.Engine].Judge
@@ -301,6 +301,10 @@ func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewStat
 		// SILENT, NOOP, DRAFT, ERRORED, UNPROVEN, QUOTA are never clean;
 		// degrade loudly.
 		return VerdictErrored, materialNote(v), JudgeNone
+	case !Proven(v, headSHA):
+		// S8: clean needs positive proof, a finished review of the head of
+		// a kind the adapter recognises. Anything else is UNPROVEN.
+		return VerdictUnproven, UnprovenNote(v, headSHA), JudgeNone
 	case v.Prose:
 		j, why := judgeVerdict(es, v, headSHA)
 		switch j {
@@ -318,6 +322,20 @@ func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewStat
 	return VerdictStillFinding, "", JudgeNone
 }
 
+// UnprovenNote says why an engine is UNPROVEN (S8) and quotes, clipped
+// to one line, the text it posted that is not a finished review of the
+// head, so a person can judge it.
+func UnprovenNote(v EngineView, headSHA string) string {
+	s := "UNPROVEN: no finished review of the head " + short(headSHA) + " that the adapter recognises (S8)"
+	if v.Proof != nil && v.Proof.SHA != "" && v.Proof.SHA != headSHA {
+		s += "; its last finished review (" + v.Proof.Kind + ") is of " + short(v.Proof.SHA)
+	}
+	if q := clipQuote(v.Unproven); q != "" {
+		s += "; its latest text: «" + q + "»"
+	}
+	return s
+}
+
 // statedNote is S6's "not proven" line naming both numbers.
 func statedNote(v EngineView, counted int) string {
 	return fmt.Sprintf("not proven: %s states %d open finding(s), %d counted (%s)", v.Engine, v.Stated.N, counted, v.Stated.Source)
@@ -329,6 +347,16 @@ func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 300 {
 		s = string(r[:300]) + "…"
+	}
+	return s
+}
+
+// clipQuote collapses an engine's text to one line of at most 160
+// characters, the quote of an UNPROVEN engine (S8); the report escapes it.
+func clipQuote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
 	}
 	return s
 }

@@ -35,6 +35,7 @@ func done(engine string, sha string, review int64, findings ...Finding) EngineVi
 		LatestReviewID: review, LatestSHA: sha,
 		Reviews:  []ReviewRef{{ID: review, SHA: sha, Substantive: true, At: t0}},
 		Findings: findings,
+		Proof:    &Proof{Kind: "review", SHA: sha, ID: review},
 	}
 }
 

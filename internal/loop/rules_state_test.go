@@ -295,6 +295,10 @@ func TestRule_J4_JudgeVerdictIsCachedPerHeadSHA(t *testing.T) {
 	silent := prose
 	silent.Material = MaterialSilent
 	structured := done("bugbot", sha1, 10)
+	onSha2 := prose
+	onSha2.Proof = &Proof{Kind: "review", SHA: sha2, ID: 12}
+	unproven := prose
+	unproven.Proof = nil
 	tests := []struct {
 		name string
 		st   state.State
@@ -304,7 +308,9 @@ func TestRule_J4_JudgeVerdictIsCachedPerHeadSHA(t *testing.T) {
 	}{
 		{"a DONE prose engine with no verdict needs the judge", active(sha1, "claude"), prose, sha1, true},
 		{"a cached verdict for the same SHA and material is reused", judged, prose, sha1, false},
-		{"a new head SHA needs a new verdict", judged, prose, sha2, true},
+		{"a new head SHA needs a new verdict", judged, onSha2, sha2, true},
+		{"no judge for a head the engine has not proven it reviewed (S8)", judged, prose, sha2, false},
+		{"an unproven engine is not judged (S8)", active(sha1, "claude"), unproven, sha1, false},
 		{"new material needs a new verdict", judged, newMaterial, sha1, true},
 		{"a running engine is not judged", active(sha1, "claude"), running, sha1, false},
 		{"silent material is not judged", active(sha1, "claude"), silent, sha1, false},

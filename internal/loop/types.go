@@ -180,6 +180,32 @@ type EngineView struct {
 	Stated *StatedCount
 	// Quota is set when the engine stopped on a usage or rate limit (T8).
 	Quota *QuotaNotice
+	// Proof is the engine's finished review of a commit, of a kind its
+	// adapter positively recognises (S8); nil when there is none. Only a
+	// proof whose SHA is the head lets the engine be CLEAN.
+	Proof *Proof
+	// Unproven is the engine's latest text the adapter did not take as a
+	// finished review of the head (a placeholder, an ack, a refusal, an
+	// unknown text), quoted on the status comment and at hand-back so a
+	// person can judge it; empty when there is none.
+	Unproven string
+}
+
+// Proof is an adapter's positive recognition of a finished review (S8).
+type Proof struct {
+	// Kind is the recognised kind of post ("review-summary", …), one of the
+	// adapter's declared finished-review kinds.
+	Kind string
+	// SHA is the commit the review is of.
+	SHA string
+	// ID is the review, comment or check run that carries it.
+	ID int64
+}
+
+// Proven reports whether v carries a recognised finished review of head
+// (S8).
+func Proven(v EngineView, head string) bool {
+	return v.Proof != nil && v.Proof.Kind != "" && head != "" && v.Proof.SHA == head
 }
 
 // JudgeVerdict is the judge's classification of a prose-only engine (J1).
@@ -202,6 +228,10 @@ const (
 	VerdictHung         EngineVerdict = "HUNG"
 	VerdictErrored      EngineVerdict = "ERRORED"
 	VerdictStillFinding EngineVerdict = "STILL_FINDING"
+	// VerdictUnproven: the engine completed, but nothing it posted is a
+	// finished review of the head that its adapter recognises (S8). Never
+	// clean; reached at the waiting bound (T4 stall, B3) or at hand-back.
+	VerdictUnproven EngineVerdict = "UNPROVEN"
 )
 
 // EndReason is why the loop handed back (H5).

@@ -45,6 +45,9 @@ var ReviewStates = []string{ReviewNotTriggered, ReviewTriggered, ReviewRunning, 
 const (
 	MarkHung    = "HUNG"
 	MarkErrored = "ERRORED"
+	// MarkUnproven: the engine's signal completed but no finished review of
+	// the head was recognised within the waiting bound (S8).
+	MarkUnproven = "UNPROVEN"
 )
 
 // Event names of the JSON-lines event log (rule H6).
@@ -400,8 +403,8 @@ func (s State) Validate(knownEngines []string) error {
 		if es.Review != "" && !slices.Contains(ReviewStates, es.Review) {
 			bad(f+".review", "unknown review state %q (known: %s)", es.Review, strings.Join(ReviewStates, ", "))
 		}
-		if es.Mark != "" && es.Mark != MarkHung && es.Mark != MarkErrored {
-			bad(f+".mark", "unknown mark %q (known: %s, %s)", es.Mark, MarkHung, MarkErrored)
+		if es.Mark != "" && es.Mark != MarkHung && es.Mark != MarkErrored && es.Mark != MarkUnproven {
+			bad(f+".mark", "unknown mark %q (known: %s, %s, %s)", es.Mark, MarkHung, MarkErrored, MarkUnproven)
 		}
 		for _, c := range []counter{
 			{"consecutive_errors", int64(es.ConsecutiveErrors)}, {"cycles", int64(es.Cycles)},
