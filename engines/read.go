@@ -186,7 +186,7 @@ func FindCheckRun(obs *github.Observation, match func(github.CheckRun) bool) *gi
 	var best *github.CheckRun
 	for i := range obs.CheckRuns {
 		cr := &obs.CheckRuns[i]
-		if !match(*cr) {
+		if IsGate(*cr) || !match(*cr) {
 			continue
 		}
 		if best == nil || cr.StartedAt.After(best.StartedAt) || (cr.StartedAt.Equal(best.StartedAt) && cr.SignalID() > best.SignalID()) {
@@ -194,6 +194,13 @@ func FindCheckRun(obs *github.Observation, match func(github.CheckRun) bool) *gi
 		}
 	}
 	return best
+}
+
+// IsGate reports whether a check run is review-loop's own merge gate,
+// which GitHub may file into any Actions check suite of the commit, an
+// engine's workflow suite included: it is never an engine's signal (MG2).
+func IsGate(cr github.CheckRun) bool {
+	return strings.EqualFold(strings.TrimSpace(cr.Name), loop.GateName)
 }
 
 // NamedCheck matches a check run by exact name (case-insensitive) and, when

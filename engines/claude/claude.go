@@ -265,7 +265,55 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.Material = loop.MaterialOK
 	}
 	v.VerdictSetProven = v.Signal == loop.SignalDone && v.Material == loop.MaterialOK && obs.Complete && !managedMismatch
+	if v.Material == loop.MaterialOK {
+		c.prove(&v, obs, cr, since)
+	}
 	return v
+}
+
+// prove is S8 for Claude: a post of one of its finished-review kinds made
+// by this run (since its check run started) proves the review of the head.
+// The managed check's stated count is S6's.
+func (c *Claude) prove(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, since func(time.Time) bool) {
+	if isManaged(cr) {
+		text := strings.Join([]string{cr.Title, cr.Summary, cr.Text}, "\n")
+		rd := c.Classify(engines.SurfaceCheck, text)
+		engines.ProveBy(v, rd, obs.HeadSHA, cr.SignalID(), text)
+		if rd.Stated > 0 {
+			v.Stated = &loop.StatedCount{N: rd.Stated, Source: fmt.Sprintf("check run %q: %s", cr.Name, engines.FirstLine(cr.Summary))}
+		}
+		return
+	}
+	latest := ""
+	for _, ic := range engines.IssueCommentsBy(obs, c.author) {
+		if !since(ic.CreatedAt) && !since(ic.UpdatedAt) {
+			continue
+		}
+		if engines.ProveBy(v, c.Classify(engines.SurfaceComment, ic.Body), obs.HeadSHA, ic.DatabaseID, ic.Body) {
+			return
+		}
+		latest = ic.Body
+	}
+	for _, r := range engines.ReviewsBy(obs, c.author) {
+		if r.CommitSHA != obs.HeadSHA || !since(r.SubmittedAt) {
+			continue
+		}
+		if engines.ProveBy(v, c.Classify(engines.SurfaceReview, r.Body), obs.HeadSHA, r.DatabaseID, r.Body) {
+			return
+		}
+		if strings.TrimSpace(r.Body) != "" {
+			latest = r.Body
+		}
+	}
+	for _, t := range obs.Threads {
+		for _, cm := range t.Comments {
+			if c.author.Match(cm.Author) && since(cm.CreatedAt) &&
+				engines.ProveBy(v, c.Classify(engines.SurfaceInline, cm.Body), obs.HeadSHA, cm.DatabaseID, cm.Body) {
+				return
+			}
+		}
+	}
+	v.Unproven = latest
 }
 
 // commentTrigger is the loop's trigger of Claude for the head when it was

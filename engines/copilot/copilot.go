@@ -4,6 +4,7 @@
 package copilot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,25 @@ const JobCheckName = "Agent"
 // workflow its check run is a job of.
 const WorkflowPathPrefix = "dynamic/copilot-pull-request-reviewer"
 
+// AgentsWorkflowPathPrefix is the newer path of that workflow,
+// dynamic/agents/copilot-pull-request-reviewer (ENGINES.md round 3).
+const AgentsWorkflowPathPrefix = "dynamic/agents/copilot-pull-request-reviewer"
+
+// DynamicCheckName is the name of the dynamic workflow's check run
+// (ENGINES.md round 3).
+const DynamicCheckName = "copilot-pull-request-reviewer"
+
+// inDynamicWorkflow reports whether a workflow path is Copilot's dynamic
+// review workflow, under either path.
+func inDynamicWorkflow(p string) bool {
+	for _, pre := range []string{WorkflowPathPrefix, AgentsWorkflowPathPrefix} {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // isCopilotCheck is a check run that hints at a Copilot review in
 // progress. When GitHub names the check run's workflow, that decides:
 // a job of Copilot's dynamic workflow, whatever its name, and never a job
@@ -50,12 +70,16 @@ const WorkflowPathPrefix = "dynamic/copilot-pull-request-reviewer"
 // Otherwise by name: the job of app github-actions named "Agent" or
 // "Copilot code review" ("Agent" only with that app: the name is generic).
 func isCopilotCheck(cr github.CheckRun) bool {
+	if strings.EqualFold(cr.Name, loop.GateName) {
+		// MG2: review-loop's own check run, filed by GitHub into whatever
+		// Actions suite the commit has, is never Copilot's.
+		return false
+	}
 	if cr.WorkflowPath != "" {
-		return strings.EqualFold(cr.AppSlug, "github-actions") &&
-			(cr.WorkflowPath == WorkflowPathPrefix || strings.HasPrefix(cr.WorkflowPath, WorkflowPathPrefix+"/"))
+		return strings.EqualFold(cr.AppSlug, "github-actions") && inDynamicWorkflow(cr.WorkflowPath)
 	}
 	switch {
-	case strings.EqualFold(cr.Name, CheckRunName):
+	case strings.EqualFold(cr.Name, CheckRunName), strings.EqualFold(cr.Name, DynamicCheckName):
 		return cr.AppSlug == "" || strings.EqualFold(cr.AppSlug, "github-actions")
 	case strings.EqualFold(cr.Name, JobCheckName):
 		return strings.EqualFold(cr.AppSlug, "github-actions")
@@ -132,15 +156,33 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 		v.Signal, v.SignalID = loop.SignalDone, head.DatabaseID
 		v.VerdictSetProven = obs.Complete
 		ov := ParseOverview(head.Body)
+		rd := (&Copilot{}).Classify(engines.SurfaceReview, head.Body)
 		v.Material = loop.MaterialOK
-		if ov.Kind == KindError {
+		switch {
+		case rd.Quota:
+			// T8: a COMMENTED review saying the requester reached their
+			// quota is a cooldown, not a review (helm/helm#32229).
+			text := engines.FirstLine(engines.StripHTMLComments(head.Body))
+			v.Material, v.MaterialNote = loop.MaterialQuota, "Copilot: "+text
+			v.Quota = &loop.QuotaNotice{At: head.SubmittedAt, Text: text}
+		case ov.Kind == KindError:
 			v.Material, v.MaterialNote = loop.MaterialErrored, "Copilot reported: "+ov.Note
-		} else if ov.Note != "" {
-			v.MaterialNote = ov.Note
-		}
-		if ov.Kind != KindError {
+		default:
+			if ov.Note != "" {
+				v.MaterialNote = ov.Note
+			}
 			v.Stated = statedCount(obs, head, ov)
+			// S8: only an overview of a recognised kind proves the review.
+			engines.ProveBy(&v, rd, head.CommitSHA, head.DatabaseID, head.Body)
 		}
+	case cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE") && inDynamicWorkflow(cr.WorkflowPath):
+		// T8: Copilot's quota stop can be only a failed check of its own
+		// dynamic workflow, the words in the job log (ENGINES.md round 3).
+		// A cooldown, not an error hand-back.
+		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
+		text := fmt.Sprintf("check %q of Copilot's workflow %s failed without a review of the head (Copilot's quota stop; its words are in the job log)", cr.Name, cr.WorkflowPath)
+		v.Material, v.MaterialNote = loop.MaterialQuota, text
+		v.Quota = &loop.QuotaNotice{At: cmp.Or(cr.CompletedAt, cr.StartedAt), Text: text}
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
 		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
 		v.Material = loop.MaterialErrored

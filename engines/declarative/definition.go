@@ -78,10 +78,31 @@ type Definition struct {
 	// engine that does not and cannot be triggered says so on the status
 	// comment.
 	ReviewsPushes bool `yaml:"reviews_pushes"`
+	// Kinds are the kinds of post the engine is known to make, each a
+	// pattern on one surface (review, comment, check). Those with proof
+	// true are the finished reviews (S8): only a review of the head whose
+	// body matches one of them lets the engine be CLEAN, and each names
+	// the real sample (testdata/engines/<engine>/<file>) that shows it. An
+	// engine with no proof kind is never CLEAN.
+	Kinds []KindDef `yaml:"kinds"`
+	// ReviewedCommit is a regular expression whose last matching group is
+	// the commit (full or abbreviated) a review body says it reviewed
+	// ("between <sha> and <sha>"); when it names another commit than the
+	// head, the review is not of the head (S8).
+	ReviewedCommit string `yaml:"reviewed_commit"`
 	// BodySections are the review-body sections that list findings not
 	// posted as threads (CodeRabbit's outside-diff, nitpick and duplicate
 	// comments); their items are findings with no thread.
 	BodySections []BodySectionDef `yaml:"body_sections"`
+}
+
+// KindDef is one kind of post of an engine (S8, S9).
+type KindDef struct {
+	Kind    string `yaml:"kind"`
+	Surface string `yaml:"surface"`
+	Pattern string `yaml:"pattern"`
+	Proof   bool   `yaml:"proof"`
+	Sample  string `yaml:"sample"`
 }
 
 // AuthorDef is an engine's bot account in a definition.
@@ -98,7 +119,8 @@ type SeverityMarker struct {
 
 var (
 	nameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections"}
+	kindNameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	fieldKeys = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
@@ -209,6 +231,30 @@ func (d Definition) validate() []error {
 				field, j = "unproven_phrases", j-len(d.QuotaPhrases)
 			}
 			bad(fmt.Sprintf("%s[%d]", field, j), "empty phrase")
+		}
+	}
+	for j, k := range d.Kinds {
+		at := fmt.Sprintf("kinds[%d]", j)
+		if !kindNameRE.MatchString(k.Kind) || k.Kind == "unknown" {
+			bad(at+".kind", "%q must be lower-case letters, digits and dashes (and not \"unknown\")", k.Kind)
+		}
+		switch k.Surface {
+		case "review", "comment", "check":
+		default:
+			bad(at+".surface", "%q is not one of review, comment, check", k.Surface)
+		}
+		if _, err := compile(k.Pattern); err != nil || k.Pattern == "" {
+			bad(at+".pattern", "invalid regular expression %q: %v", k.Pattern, err)
+		}
+		if k.Proof && (k.Surface != "review" || strings.TrimSpace(k.Sample) == "") {
+			bad(at+".proof", "a finished-review kind must be on surface review and name its real sample")
+		}
+	}
+	if d.ReviewedCommit != "" {
+		if re, err := compile(d.ReviewedCommit); err != nil {
+			bad("reviewed_commit", "invalid regular expression %q: %v", d.ReviewedCommit, err)
+		} else if re.NumSubexp() < 1 {
+			bad("reviewed_commit", "%q needs a capture group", d.ReviewedCommit)
 		}
 	}
 	for j, sec := range d.BodySections {

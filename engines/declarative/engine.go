@@ -25,7 +25,11 @@ type Engine struct {
 	category   *regexp.Regexp
 	count      *regexp.Regexp
 	waits      []*regexp.Regexp
+	kinds      []kindMatcher
+	reviewed   *regexp.Regexp
 }
+
+var zeroTime time.Time
 
 type severityRE struct {
 	re  *regexp.Regexp
@@ -56,6 +60,10 @@ func New(d Definition) (*Engine, error) {
 	for _, w := range d.QuotaWaits {
 		e.waits = append(e.waits, regexp.MustCompile(w))
 	}
+	for _, k := range d.Kinds {
+		e.kinds = append(e.kinds, kindMatcher{def: k, re: regexp.MustCompile(k.Pattern)})
+	}
+	e.reviewed = opt(d.ReviewedCommit)
 	return e, nil
 }
 
@@ -210,9 +218,18 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("check run %q concluded %s", cr.Name, strings.ToLower(cr.Conclusion))
 	case head != nil && e.errorPhrase(head.Body) != "":
 		v.Material, v.MaterialNote = loop.MaterialErrored, fmt.Sprintf("%s reported %q", e.def.Name, e.errorPhrase(head.Body))
+	case head != nil && e.Classify(engines.SurfaceReview, head.Body).Quota:
+		// T8: a quota notice in the review body itself.
+		text := noticeText(head.Body, 0)
+		if n := e.classify(head.Body, head.SubmittedAt); n.kind == noticeQuota {
+			text = n.text
+			v.Quota = &loop.QuotaNotice{At: head.SubmittedAt, Wait: n.wait, Text: text}
+		}
+		v.Material, v.MaterialNote = loop.MaterialQuota, fmt.Sprintf("%s: %s", e.def.Name, text)
 	default:
 		v.Material = loop.MaterialOK
 		v.VerdictSetProven = obs.Complete
+		e.prove(&v, obs, head, lastReview)
 		if head != nil {
 			v.Stated = e.stated(obs, head, headBody)
 			if n, ok := e.SummaryCount(head.Body); ok {
@@ -229,6 +246,33 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		}
 	}
 	return v
+}
+
+// prove is S8: only a review of the head whose body is one of the
+// definition's finished-review kinds, and that names no other commit as
+// the one it reviewed, proves the engine's review of the head. Otherwise
+// the engine's latest word (the head review, or a newer comment: an ack,
+// a refusal) is quoted.
+func (e *Engine) prove(v *loop.EngineView, obs *github.Observation, head *github.Review, lastReview time.Time) {
+	latest := ""
+	if head != nil {
+		rd := e.Classify(engines.SurfaceReview, head.Body)
+		sha := head.CommitSHA
+		if c := e.ReviewedCommit(head.Body); c != "" && !sameCommit(sha, c) {
+			// The body says it reviewed another commit (ENGINES.md round 3).
+			sha = c
+		}
+		if engines.ProveBy(v, rd, sha, head.DatabaseID, head.Body) && sha == head.CommitSHA {
+			return
+		}
+		latest = head.Body
+	}
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		if c.UpdatedAt.After(lastReview) && strings.TrimSpace(c.Body) != "" {
+			latest = c.Body
+		}
+	}
+	v.Unproven = latest
 }
 
 func (e *Engine) errorPhrase(body string) string {

@@ -301,9 +301,14 @@ func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewStat
 		// SILENT, NOOP, DRAFT, ERRORED, UNPROVEN, QUOTA are never clean;
 		// degrade loudly.
 		return VerdictErrored, materialNote(v), JudgeNone
-	case !Proven(v, headSHA):
+	case v.Stated != nil && len(active) < v.Stated.N:
+		// S6, for prose engines too: fewer counted than stated is never
+		// clean, whatever a judge says.
+		return VerdictStillFinding, statedNote(v, len(active)), JudgeNone
+	case !Proven(v, headSHA) && (v.Prose || len(active) == 0):
 		// S8: clean needs positive proof, a finished review of the head of
-		// a kind the adapter recognises. Anything else is UNPROVEN.
+		// a kind the adapter recognises; without it the engine is UNPROVEN
+		// (its open findings, if any, are still findings to fix).
 		return VerdictUnproven, UnprovenNote(v, headSHA), JudgeNone
 	case v.Prose:
 		j, why := judgeVerdict(es, v, headSHA)
@@ -314,8 +319,6 @@ func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewStat
 			return VerdictStillFinding, "judge: BLOCKING", j
 		}
 		return VerdictStillFinding, why, j
-	case v.Stated != nil && len(active) < v.Stated.N:
-		return VerdictStillFinding, statedNote(v, len(active)), JudgeNone
 	case len(active) == 0:
 		return VerdictClean, "", JudgeNone
 	}

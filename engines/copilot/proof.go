@@ -1,0 +1,65 @@
+package copilot
+
+import (
+	"regexp"
+
+	"github.com/review-loop/review-loop/engines"
+)
+
+// Kinds of Copilot post (S8, S9).
+const (
+	// PostOverviewClassic is the "Pull request overview" review body with
+	// "Copilot reviewed X out of Y changed files … and generated K
+	// comments" (K is a stated count, S6).
+	PostOverviewClassic = "overview-classic"
+	// PostOverviewV2 is the "<!-- ccr-overview-v2 -->" review body with
+	// "**Findings:** N" (and "Previously missed (N)", S6).
+	PostOverviewV2 = "overview-v2"
+	// PostError is a review body saying Copilot could not review.
+	PostError = "error"
+	// PostPartialSuite is the note that Copilot could not run its full
+	// agentic suite, on its own.
+	PostPartialSuite = "partial-suite-note"
+	// PostQuota is a review body saying the requester has reached their
+	// quota limit (T8, helm/helm#32229).
+	PostQuota = "quota"
+)
+
+var proofKinds = []engines.ProofKind{
+	{Kind: PostOverviewClassic, Surface: engines.SurfaceReview, Sample: "copilot/04-review-body-pull-request-overview-iolo-fed-pr6.md"},
+	{Kind: PostOverviewV2, Surface: engines.SurfaceReview, Sample: "copilot/08-review-overview-v2-needs-closer-look-ronen-postcode-pr6.md"},
+}
+
+// ProofKinds implements engines.Prover: a Copilot review body of the
+// overview kinds, each stating its count. The 2026-05 overview that lists
+// "**Changes:**" and states no count has no real sample here and is not
+// proof.
+func (*Copilot) ProofKinds() []engines.ProofKind { return proofKinds }
+
+var (
+	quotaBodyRE = regexp.MustCompile(`(?i)(?:has|have) reached (?:their|your|the) (?:\S+ )?quota limit|quota limit (?:has been )?reached`)
+	classicRE   = regexp.MustCompile(`(?i)Copilot reviewed \d{1,6} out of \d{1,6} changed files in this pull request and generated (?:\d{1,6}|no)(?: new)? comments?`)
+)
+
+// Classify implements engines.Prover.
+func (c *Copilot) Classify(s engines.Surface, text string) engines.Reading {
+	r := engines.Unknown()
+	if s != engines.SurfaceReview {
+		return r
+	}
+	ov := ParseOverview(text)
+	switch {
+	case quotaBodyRE.MatchString(text):
+		r.Kind, r.Quota = PostQuota, true
+	case ov.Kind == KindError:
+		r.Kind = PostError
+	case ov.Kind == KindV2 && findingsRE.MatchString(text):
+		r.Kind, r.Stated = PostOverviewV2, ov.Comments+ov.PreviouslyMissed
+	case ov.Kind == KindClassic && classicRE.MatchString(text):
+		r.Kind, r.Stated = PostOverviewClassic, ov.Comments+ov.PreviouslyMissed
+	case partialRE.MatchString(text):
+		r.Kind = PostPartialSuite
+	}
+	r.Proof = engines.Allowed(proofKinds, s, r.Kind)
+	return r
+}
