@@ -118,9 +118,9 @@ type SeverityMarker struct {
 }
 
 var (
-	nameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	kindNameRE    = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit"}
+	nameRE     = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	kindNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
