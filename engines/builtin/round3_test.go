@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,9 +32,11 @@ var bots = map[string]github.Actor{
 	"coderabbit": {Login: "coderabbitai", DatabaseID: 136622811, IsBot: true},
 }
 
+var registry = sync.OnceValues(func() (*engines.Registry, error) { return Registry(Options{}) })
+
 func engine(t *testing.T, name string) engines.Engine {
 	t.Helper()
-	r, err := Registry(Options{})
+	r, err := registry()
 	if err != nil {
 		t.Fatal(err)
 	}
