@@ -47,6 +47,21 @@ func HandBack(in Input) string {
 	return handBack(in, Summarize(in))
 }
 
+// unproven is S8 at hand-back: each engine left UNPROVEN, named with the
+// text it posted that is not a finished review of the head, clipped and
+// escaped, for a person to judge.
+func unproven(s Summary) string {
+	var b strings.Builder
+	for _, e := range s.Engines {
+		if e.Verdict != loop.VerdictUnproven {
+			continue
+		}
+		fmt.Fprintf(&b, "> [!WARNING]\n> **%s is UNPROVEN:** %s\n> Nothing it posted is a finished review of the head that review-loop recognises: read it and judge it yourself. An unrecognised text is never taken as clean (S8).\n\n",
+			Escape(e.Name, 40), cmpStr(Escape(e.Note, maxNoteRunes), "no text"))
+	}
+	return b.String()
+}
+
 func handBack(in Input, s Summary) string {
 	var b strings.Builder
 	b.WriteString("#### Hand-back\n\n")
@@ -76,6 +91,7 @@ func handBack(in Input, s Summary) string {
 			e.Escalated, e.Skipped, orDash(string(e.Verdict)))
 	}
 	b.WriteString("\n")
+	b.WriteString(unproven(s))
 	if in.CopilotOnly {
 		t := in.State.Totals
 		fmt.Fprintf(&b, "Copilot comments: %d fixed · %d outdated · %d disagreed\n\n", t.Fixed, t.Outdated, t.Disagreed)

@@ -222,7 +222,9 @@ func overall(s Summary) Verdict {
 		return VerdictStillFinding
 	case has[loop.VerdictErrored]:
 		return VerdictErrored
-	case has[loop.VerdictHung]:
+	case has[loop.VerdictHung], has[loop.VerdictUnproven]:
+		// UNPROVEN: no finished review of the head within the waiting
+		// bound (S8), which the outputs report as hung.
 		return VerdictHung
 	}
 	switch s.Reason {
@@ -251,7 +253,7 @@ func engines(in Input) []Engine {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
 				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted}
-			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored {
+			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven {
 				e.Mark = string(r.Verdict)
 			}
 			out = append(out, withCounts(e, st.EngineStates[r.Engine]))
