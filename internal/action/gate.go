@@ -74,6 +74,7 @@ func (c *prCycle) publishGate(ctx context.Context) {
 		Title: title, Summary: summary, DetailsURL: c.runURL(), At: c.Now()}
 	switch loop.PlanGate(c.st.Gate, head, want, digest) {
 	case loop.GateCreate:
+		c.supersedeGate(ctx, head)
 		id, err := c.gh.CreateCheckRun(ctx, c.owner, c.repo, w)
 		if err != nil {
 			c.gateFailed(head, err)
@@ -86,6 +87,25 @@ func (c *prCycle) publishGate(ctx context.Context) {
 			return
 		}
 		c.st = loop.RecordGate(c.st, head, c.st.Gate.ID, want, digest)
+	}
+}
+
+// supersedeGate concludes the gate left in progress on an old head as
+// neutral, "superseded by <head>" (MG2): never left in progress, since a
+// required check on a commit that is no longer the head would otherwise
+// spin forever. A failure is logged; the new head's gate is written anyway.
+func (c *prCycle) supersedeGate(ctx context.Context, head string) {
+	old := c.st.Gate
+	v, ok := loop.SupersededGate(old, head)
+	if !ok {
+		return
+	}
+	w := github.CheckRunWrite{Name: loop.GateName, HeadSHA: old.SHA, Status: v.Status, Conclusion: v.Conclusion,
+		Title:      loop.SupersededTitle(head),
+		Summary:    fmt.Sprintf("The pull request's head moved to %s; review-loop's gate is on that commit now (MG2).", head),
+		DetailsURL: c.runURL(), At: c.Now()}
+	if err := c.gh.UpdateCheckRun(ctx, c.owner, c.repo, old.ID, w); err != nil {
+		c.Log.Warn("concluding the merge gate of the old head", "pr", c.number, "sha", old.SHA, "err", err)
 	}
 }
 

@@ -775,6 +775,27 @@ type CheckRunOptions struct {
 	WorkflowPath string
 }
 
+// CheckRunsNamed returns copies of the repository's check runs of that
+// name on every commit, oldest first.
+func (f *Fake) CheckRunsNamed(owner, repoName, name string) []CheckRun {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r := f.repos[key(owner, repoName)]
+	if r == nil {
+		return nil
+	}
+	var out []CheckRun
+	for _, crs := range r.checkRuns {
+		for _, c := range crs {
+			if c.Name == name {
+				out = append(out, *c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b CheckRun) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
 // SetCheckRun creates or updates the check run named o.Name on the commit,
 // moving it through status transitions; it returns the check run id.
 func (f *Fake) SetCheckRun(owner, repoName string, number int, o CheckRunOptions) (int64, error) {

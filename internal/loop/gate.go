@@ -92,6 +92,21 @@ func PlanGate(saved *state.Gate, head string, want GateView, digest string) Gate
 	return GateNoWrite
 }
 
+// SupersededGate is rule MG2: when the head moved, the gate saved for the
+// old head, if still in progress, is concluded neutral ("superseded by
+// <sha>") before the new head gets its own; ok is false when there is
+// nothing to conclude (no gate, the same head, a gate already completed,
+// or none written).
+func SupersededGate(saved *state.Gate, head string) (GateView, bool) {
+	if saved == nil || saved.ID == 0 || saved.SHA == "" || head == "" || saved.SHA == head || saved.Status != GateInProgress {
+		return GateView{}, false
+	}
+	return GateView{Status: GateCompleted, Conclusion: GateNeutral}, true
+}
+
+// SupersededTitle is the title of a gate concluded by SupersededGate.
+func SupersededTitle(head string) string { return "superseded by " + short(head) }
+
 // RecordGate saves the gate written for head.
 func RecordGate(st state.State, head string, id int64, v GateView, digest string) state.State {
 	s := st.Clone()

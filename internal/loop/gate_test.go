@@ -104,3 +104,24 @@ func TestRule_CL1_automaticReviewsOnlyOnTheLoopsOwnPushes(t *testing.T) {
 		t.Errorf("ledger %+v, want bugbot 1 automatic, copilot 1 requested", *l)
 	}
 }
+
+func TestRule_MG2_theOldHeadsGateIsConcludedSuperseded(t *testing.T) {
+	t.Parallel()
+	running := &state.Gate{SHA: "aaaaaaaaaa", ID: 9, Status: GateInProgress}
+	if v, ok := SupersededGate(running, "bbbbbbbbbb"); !ok || v != (GateView{GateCompleted, GateNeutral}) {
+		t.Fatalf("a gate left in progress on the old head: %+v %v, want completed neutral", v, ok)
+	}
+	if SupersededTitle("bbbbbbbbbb") != "superseded by bbbbbbb" {
+		t.Errorf("title %q", SupersededTitle("bbbbbbbbbb"))
+	}
+	for name, g := range map[string]*state.Gate{
+		"no gate":       nil,
+		"same head":     {SHA: "bbbbbbbbbb", ID: 9, Status: GateInProgress},
+		"completed":     {SHA: "aaaaaaaaaa", ID: 9, Status: GateCompleted, Conclusion: GateFailure},
+		"never written": {SHA: "aaaaaaaaaa", Status: "unavailable"},
+	} {
+		if _, ok := SupersededGate(g, "bbbbbbbbbb"); ok {
+			t.Errorf("%s: concluded", name)
+		}
+	}
+}

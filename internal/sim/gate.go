@@ -27,6 +27,10 @@ type GateExpect struct {
 	MaxChecks *int `yaml:"max_checks"`
 	// MaxWrites caps the gate's writes in all (creates and updates).
 	MaxWrites *int `yaml:"max_writes"`
+	// Superseded: every gate check run on a commit other than the final
+	// head is concluded neutral, "superseded by <sha>", none left in
+	// progress (MG2).
+	Superseded bool `yaml:"superseded"`
 }
 
 var knownGates = []string{"in_progress", "success", "failure", "neutral", "none"}
@@ -95,6 +99,17 @@ func (w *World) checkGate(o Outcome) []string {
 	if g.MaxWrites != nil {
 		if n := w.gateWrites(); n > *g.MaxWrites {
 			bad = append(bad, fmt.Sprintf("%d merge gate writes, want at most %d (one per change of what it shows)", n, *g.MaxWrites))
+		}
+	}
+	if g.Superseded {
+		head := w.Fake.PR(w.Owner, w.Repo, w.Number).HeadSHA
+		for _, c := range w.Fake.CheckRunsNamed(w.Owner, w.Repo, GateCheckName) {
+			if c.HeadSHA == head || c.AppSlug != "github-actions" {
+				continue
+			}
+			if c.Status != "COMPLETED" || c.Conclusion != "NEUTRAL" || !strings.HasPrefix(c.Title, "superseded by ") {
+				bad = append(bad, fmt.Sprintf("merge gate on the old head %s is %s %s %q, want completed neutral \"superseded by <sha>\" (MG2)", short(c.HeadSHA), c.Status, c.Conclusion, c.Title))
+			}
 		}
 	}
 	if g.MaxChecks != nil {
