@@ -146,7 +146,18 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 	// that started before the head's review is the run that posted it.
 	cr := engines.FindCheckRun(obs, isCopilotCheck)
 	checkRunning := cr != nil && !strings.EqualFold(cr.Status, "COMPLETED") && (head == nil || cr.StartedAt.After(head.SubmittedAt))
+	quotaCheck := cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE") && inDynamicWorkflow(cr.WorkflowPath) &&
+		(head == nil || head.SubmittedAt.Before(cr.StartedAt))
 	switch {
+	case quotaCheck:
+		// T8: Copilot's quota stop can be only a failed check of its own
+		// dynamic workflow, the words in the job log (ENGINES.md round 3),
+		// whether or not GitHub still lists the review request. A
+		// cooldown, not an error hand-back.
+		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
+		text := fmt.Sprintf("check %q of Copilot's workflow %s failed without a review of the head (Copilot's quota stop; its words are in the job log)", cr.Name, cr.WorkflowPath)
+		v.Material, v.MaterialNote = loop.MaterialQuota, text
+		v.Quota = &loop.QuotaNotice{At: cmp.Or(cr.CompletedAt, cr.StartedAt), Text: text}
 	case requested || checkRunning:
 		v.Signal = loop.SignalRunning
 		if checkRunning {
@@ -175,14 +186,6 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 			// S8: only an overview of a recognised kind proves the review.
 			engines.ProveBy(&v, rd, head.CommitSHA, head.DatabaseID, head.Body)
 		}
-	case cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE") && inDynamicWorkflow(cr.WorkflowPath):
-		// T8: Copilot's quota stop can be only a failed check of its own
-		// dynamic workflow, the words in the job log (ENGINES.md round 3).
-		// A cooldown, not an error hand-back.
-		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
-		text := fmt.Sprintf("check %q of Copilot's workflow %s failed without a review of the head (Copilot's quota stop; its words are in the job log)", cr.Name, cr.WorkflowPath)
-		v.Material, v.MaterialNote = loop.MaterialQuota, text
-		v.Quota = &loop.QuotaNotice{At: cmp.Or(cr.CompletedAt, cr.StartedAt), Text: text}
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
 		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
 		v.Material = loop.MaterialErrored

@@ -775,6 +775,20 @@ type CheckRunOptions struct {
 	WorkflowPath string
 }
 
+// EndReviewRequest drops login from the PR's requested reviewers, as when
+// the requested bot's run ended without a review.
+func (f *Fake) EndReviewRequest(owner, repoName string, number int, login string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, err := f.prLocked(owner, repoName, number)
+	if err != nil {
+		return
+	}
+	p.Requested = slices.DeleteFunc(p.Requested, func(l string) bool {
+		return strings.EqualFold(strings.TrimSuffix(l, "[bot]"), strings.TrimSuffix(login, "[bot]"))
+	})
+}
+
 // CheckRunsNamed returns copies of the repository's check runs of that
 // name on every commit, oldest first.
 func (f *Fake) CheckRunsNamed(owner, repoName, name string) []CheckRun {

@@ -381,6 +381,21 @@ const CodeRabbitFailed = "<!-- This is an auto-generated comment: summarize by c
 	"> [!CAUTION]\n> ## Review failed\n> \n> Failed to post review comments\n\n<!-- end of auto-generated comment: failure by coderabbit.ai -->\n\n" +
 	"<!-- walkthrough_start -->\n\n<details>\n<summary>📝 Walkthrough</summary>\n\n## Walkthrough\n\nThe PR changes the calculator package.\n\n</details>\n\n<!-- walkthrough_end -->"
 
+// geminiPlaceholder is Gemini's first review, "## Summary of Changes",
+// saying it is still reviewing (gemini/06-…, LexLattice/tf-lang#101).
+func geminiPlaceholder(author string) string {
+	return "## Summary of Changes\n\nHello @" + author + ", I'm Gemini Code Assist[^1]! I'm currently reviewing this pull request and will post my feedback shortly. In the meantime, here's a summary to help you and other reviewers quickly get up to speed!\n\nThis pull request changes the calculator package.\n\n[^1]: Review the [Privacy Notices](https://policies.google.com/privacy), [Generative AI Prohibited Use Policy](https://policies.google.com/terms/generative-ai/use-policy), [Terms of Service](https://policies.google.com/terms), and learn how to configure Gemini Code Assist in GitHub [here](https://developers.google.com/gemini-code-assist/docs/customize-gemini-behavior-github)."
+}
+
+// CodeRabbitRefusal is CodeRabbit's reply to a review command it declines
+// (coderabbit/11-…, lhpaul/ai-dev-framework-template#1591), possibly
+// while it never reviewed the head.
+const CodeRabbitRefusal = "<!-- CodeRabbit review command invocation: eda08424-098f-4422-b2c0-25f396a239de -->\n⚠️ Action not completed\nAlready reviewed the last commit. Use `@coderabbitai full review` to rerun a\nreview of the entire changeset"
+
+// CopilotQuotaBody is Copilot's quota stop, a COMMENTED review
+// (copilot/14-…, helm/helm#32229).
+const CopilotQuotaBody = "Copilot was unable to review this pull request because the user who requested the review has reached their quota limit."
+
 // GeminiQuota is Gemini's daily-quota notice, an issue comment answering
 // the command (gemini/05-…).
 const GeminiQuota = "> [!WARNING]\n> You have reached your daily quota limit. Please wait up to 24 hours and I will start processing your requests again!"

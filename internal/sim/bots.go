@@ -45,6 +45,8 @@ type job struct {
 	byComment bool
 	onSHA     string
 	runID     int64 // the job's workflow run on the fake (Claude)
+	// placeholder: Gemini's placeholder review was posted.
+	placeholder bool
 }
 
 // checkSHA is the commit the job's check run and workflow run hang off.
@@ -273,7 +275,13 @@ func (b *bot) tick(now time.Time) {
 			b.setCheck(j, "IN_PROGRESS", "")
 			b.setRun(j, "in_progress", "")
 		}
-		if j.round.Hang || now.Before(j.at.Add(time.Duration(j.round.Latency))) {
+		due := j.at.Add(time.Duration(j.round.Latency))
+		if p := time.Duration(j.round.Placeholder); p > 0 && !j.placeholder && !now.Before(due.Add(-p)) {
+			// Gemini's "Summary of Changes" comes first (gemini/06-…).
+			j.placeholder = true
+			b.review(GeminiLogin, geminiPlaceholder(b.w.Scenario.PR.Author), j.sha)
+		}
+		if j.round.Hang || now.Before(due) {
 			continue
 		}
 		j.done = true
@@ -428,6 +436,14 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		b.bugbotNoReview(j, r)
 		return
 	}
+	if r.StatedOnly > 0 {
+		// A free-tier review: "found N potential issues" in the body, no
+		// thread, no count in the check (ENGINES.md round 3).
+		b.review(BugbotLogin, bugbotSummary(r.StatedOnly, j.sha), j.sha)
+		b.setCheckOutput(j, "COMPLETED", "NEUTRAL", "Bugbot Review", "Bugbot reviewed this pull request on the free plan.", "")
+		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "NEUTRAL"))
+		return
+	}
 	fs := b.evaluate(j)
 	if b.postedLine == nil {
 		b.postedLine = map[string]int{}
@@ -529,6 +545,21 @@ func (b *bot) completeCopilot(j *job, r Round) {
 	if r.Error {
 		b.review(CopilotReviewerLogin, CopilotErrorBody, j.sha)
 		b.setCheck(j, "COMPLETED", "SUCCESS")
+		return
+	}
+	if r.QuotaReview {
+		// The quota stop as a COMMENTED review, the check failed (14-…).
+		b.review(CopilotReviewerLogin, CopilotQuotaBody, j.sha)
+		b.setCheck(j, "COMPLETED", "FAILURE")
+		return
+	}
+	if r.QuotaCheck {
+		// Only the dynamic workflow's check fails; its words are in the
+		// job log, none on the PR (15-…). The run is over, so the review
+		// request no longer stands (unconfirmed; the adapter reads the
+		// failed check first either way) and a new request starts a run.
+		b.w.Fake.EndReviewRequest(b.w.Owner, b.w.Repo, b.w.Number, CopilotReviewerLogin)
+		b.setCheck(j, "COMPLETED", "FAILURE")
 		return
 	}
 	fs := b.evaluate(j)
@@ -662,6 +693,12 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		b.w.recordQuota(CodeRabbit, wait)
 		// The status of a rate-limited review reads success (04-… B).
 		finish("SUCCESS", "Review rate limited")
+		return
+	case r.Refuse:
+		// "Already reviewed the last commit" with a green status and no
+		// review of the head (coderabbit/11-…).
+		b.issueComment(CodeRabbitLogin, CodeRabbitRefusal)
+		finish("SUCCESS", "Review completed")
 		return
 	case r.Skipped:
 		b.issueComment(CodeRabbitLogin, CodeRabbitSkipped)

@@ -181,6 +181,24 @@ type Round struct {
 	// (neutral, cancelled by a newer commit) or "skipped" (a very large PR
 	// skipped with a comment).
 	Unproven string `yaml:"unproven"`
+	// Placeholder is Gemini's "## Summary of Changes" review that says it
+	// is still reviewing (gemini/06-…): posted this long before the round's
+	// real "## Code Review" review.
+	Placeholder Duration `yaml:"placeholder"`
+	// Refuse is CodeRabbit answering the trigger with "⚠️ Action not
+	// completed … Already reviewed the last commit" (coderabbit/11-…) and a
+	// green CodeRabbit check, with no review of the head.
+	Refuse bool `yaml:"refuse"`
+	// StatedOnly is Bugbot's free-tier review: the body says "found N
+	// potential issues" while no thread is posted and the check output
+	// states no count (ENGINES.md round 3).
+	StatedOnly int `yaml:"stated_only"`
+	// QuotaReview is Copilot's quota stop as a COMMENTED review "… has
+	// reached their quota limit" (copilot/14-…), its check failed.
+	QuotaReview bool `yaml:"quota_review"`
+	// QuotaCheck is Copilot's quota stop as only a failed check of its
+	// dynamic workflow, no review (copilot/15-…).
+	QuotaCheck bool `yaml:"quota_check"`
 }
 
 // Finding is one scripted finding.
@@ -410,7 +428,7 @@ const (
 var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
 var (
-	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING"}
+	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING", "UNPROVEN"}
 	// knownEnds are H5's end reasons; "" expects a loop that never
 	// handed back (a dry run writes no state).
 	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
@@ -704,14 +722,26 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.Skipped && engine != CodeRabbit {
 		bad(".skipped: only coderabbit posts \"Review skipped\"")
 	}
+	if r.Placeholder != 0 && (engine != Gemini || r.Placeholder < 0 || r.Placeholder >= r.Latency) {
+		bad(".placeholder: only gemini posts a placeholder, a positive lead shorter than the round's latency")
+	}
+	if r.Refuse && engine != CodeRabbit {
+		bad(".refuse: only coderabbit refuses a review command")
+	}
+	if r.StatedOnly != 0 && (engine != Bugbot || r.StatedOnly < 0) {
+		bad(".stated_only: only bugbot, a positive count")
+	}
+	if (r.QuotaReview || r.QuotaCheck) && engine != Copilot {
+		bad(".quota_review, .quota_check: only copilot")
+	}
 	modes := 0
-	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported} {
+	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported, r.Refuse, r.StatedOnly > 0, r.QuotaReview, r.QuotaCheck} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		bad(": clean, error, hang, trap, ignore, quota, skipped and unsupported exclude each other")
+		bad(": clean, error, hang, trap, ignore, quota, skipped, unsupported, refuse, stated_only, quota_review and quota_check exclude each other")
 	}
 	if modes > 0 && len(r.Findings) > 0 {
 		bad(": findings with clean, error, hang, trap, ignore, quota, skipped or unsupported")
