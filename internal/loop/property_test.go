@@ -25,6 +25,7 @@ type sim struct {
 	signal    map[string]Signal
 	findings  map[string][]Finding
 	review    map[string]int64
+	unproven  map[string]bool // S8: the engine's post is no finished review
 	triggered map[[2]string]bool
 	cycles    int
 	maxStep   time.Duration
@@ -49,6 +50,7 @@ func (s *sim) newHead() {
 	s.signal = map[string]Signal{}
 	s.findings = map[string][]Finding{}
 	s.review = map[string]int64{}
+	s.unproven = map[string]bool{}
 }
 
 // advance moves each engine's signal forward at random and returns the views.
@@ -67,6 +69,7 @@ func (s *sim) views() []EngineView {
 			if s.review[e] == 0 {
 				s.nextID++
 				s.review[e] = s.nextID
+				s.unproven[e] = rapid.IntRange(0, 2).Draw(s.t, "unproven") == 0
 				for range rapid.IntRange(0, 2).Draw(s.t, "findings") {
 					s.nextID++
 					fd := f(s.nextID)
@@ -75,6 +78,9 @@ func (s *sim) views() []EngineView {
 				}
 			}
 			v = done(e, s.head, s.review[e], s.findings[e]...)
+			if s.unproven[e] {
+				v.Proof, v.Unproven = nil, "I'm currently reviewing this pull request"
+			}
 			if rapid.IntRange(0, 9).Draw(s.t, "errored") == 0 {
 				v.Material = MaterialErrored
 			}
@@ -137,6 +143,9 @@ func (s *sim) step() bool {
 			for _, v := range views {
 				if v.Signal != SignalDone {
 					s.t.Fatalf("(b) CLEAN while %s is %s", v.Engine, v.Signal)
+				}
+				if !Proven(v, s.head) {
+					s.t.Fatalf("(b) CLEAN while %s has no proof of a finished review of the head (S8)", v.Engine)
 				}
 			}
 			for _, r := range p.Engines {
