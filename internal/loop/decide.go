@@ -244,7 +244,7 @@ func (d *decider) evaluate(record bool) {
 				es.FirstReviewSeen = true
 			}
 			d.recordQuota(&es, v)
-			if !es.QuotaUntil.IsZero() && reviewedSinceQuota(v) {
+			if !es.QuotaUntil.IsZero() && reviewedSinceQuota(v, d.head) {
 				es.QuotaUntil, es.QuotaNote = time.Time{}, ""
 			}
 			if e.rs == Done && (v.Material == MaterialErrored || v.Material == MaterialUnproven) && !(es.Mark == state.MarkErrored && es.MarkSHA == d.head) {
@@ -430,7 +430,7 @@ func quotaSuperseded(es state.EngineState, q *QuotaNotice) bool {
 // trigger superseded the notice, the engine is awaited (TRIGGERED) until
 // its new run shows.
 func (d *decider) quotaState(es state.EngineState, v EngineView, rs ReviewState) (ReviewState, bool) {
-	if d.obs.Now.Before(es.QuotaUntil) && !reviewedSinceQuota(v) {
+	if d.obs.Now.Before(es.QuotaUntil) && !reviewedSinceQuota(v, d.head) {
 		return rs, true
 	}
 	if v.Quota == nil || rs != Done {
@@ -443,10 +443,11 @@ func (d *decider) quotaState(es state.EngineState, v EngineView, rs ReviewState)
 }
 
 // reviewedSinceQuota: the engine proved a review of the head (DONE with
-// readable material, no quota notice in force), so it ran again and its
-// cooldown is over early.
-func reviewedSinceQuota(v EngineView) bool {
-	return v.Signal == SignalDone && v.Material == MaterialOK && v.Quota == nil
+// readable material, a recognised finished review of the head (S8), no
+// quota notice in force), so it ran again and its cooldown is over early.
+// A placeholder or an ack is no such proof.
+func reviewedSinceQuota(v EngineView, head string) bool {
+	return v.Signal == SignalDone && v.Material == MaterialOK && v.Quota == nil && Proven(v, head)
 }
 
 // quotaNote is what the status comment says of an engine in cooldown.

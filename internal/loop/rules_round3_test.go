@@ -107,3 +107,22 @@ func TestRule_S8_UnprovenAtTheIdleBoundAndAtHandBackForAnotherReason(t *testing.
 		t.Fatalf("report %+v", r)
 	}
 }
+
+// T8 with S8: only a finished review of the head ends a quota cooldown
+// early; an ack or a placeholder posted during it does not.
+func TestRule_T8_AnUnprovenPostDoesNotEndTheCooldown(t *testing.T) {
+	t.Parallel()
+	st := active(sha1, "coderabbit")
+	es := st.EngineStates["coderabbit"]
+	es.QuotaUntil, es.QuotaNote = t0.Add(time.Hour), "Review rate limited"
+	st.EngineStates["coderabbit"] = es
+	ack := unprovenView("coderabbit", sha1, "✅ Action performed\n\nReview finished.")
+	p, st2 := Decide(st, obs(sha1, 10*time.Minute, ack), DefaultConfig())
+	if st2.EngineStates["coderabbit"].QuotaUntil.IsZero() || p.Action != ActionWait || !p.WakeAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("an ack ended the cooldown: plan %s (%s), quota until %v", p.Action, p.Why, st2.EngineStates["coderabbit"].QuotaUntil)
+	}
+	proven := done("coderabbit", sha1, 11)
+	if _, st3 := Decide(st, obs(sha1, 10*time.Minute, proven), DefaultConfig()); !st3.EngineStates["coderabbit"].QuotaUntil.IsZero() {
+		t.Fatal("a finished review of the head did not end the cooldown")
+	}
+}
