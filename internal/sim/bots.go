@@ -432,7 +432,7 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, c))
 		return
 	}
-	if r.Quota || r.Unproven != "" {
+	if r.Quota || r.QuotaCheck || r.Unproven != "" {
 		b.bugbotNoReview(j, r)
 		return
 	}
@@ -498,6 +498,10 @@ func (b *bot) bugbotNoReview(j *job, r Round) {
 	case r.Quota:
 		b.issueComment(BugbotLogin, BugbotUsageLimit)
 		title, summary = "Error", "Bugbot run failed"
+	case r.QuotaCheck:
+		// The limit sentence only in the check (ENGINES.md round 3): the
+		// words of testdata/engines/bugbot/06, no issue comment.
+		title, summary = "Bugbot couldn't run - usage limit reached", "Bugbot is counted against Cursor usage for this user or team, and this run hit a usage or spend limit."
 	case r.Unproven == "skipped":
 		b.issueComment(BugbotLogin, BugbotSkippedLarge)
 		summary = "**Result:** Bugbot skipped this pull request: it is too large to review"

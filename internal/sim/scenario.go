@@ -197,7 +197,9 @@ type Round struct {
 	// reached their quota limit" (copilot/14-…), its check failed.
 	QuotaReview bool `yaml:"quota_review"`
 	// QuotaCheck is Copilot's quota stop as only a failed check of its
-	// dynamic workflow, no review (copilot/15-…).
+	// dynamic workflow, no review (copilot/15-…); for Bugbot, its
+	// usage-limit sentence only in the check run's title and summary, no
+	// issue comment (ENGINES.md round 3).
 	QuotaCheck bool `yaml:"quota_check"`
 }
 
@@ -731,8 +733,11 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	if r.StatedOnly != 0 && (engine != Bugbot || r.StatedOnly < 0) {
 		bad(".stated_only: only bugbot, a positive count")
 	}
-	if (r.QuotaReview || r.QuotaCheck) && engine != Copilot {
-		bad(".quota_review, .quota_check: only copilot")
+	if r.QuotaReview && engine != Copilot {
+		bad(".quota_review: only copilot")
+	}
+	if r.QuotaCheck && engine != Copilot && engine != Bugbot {
+		bad(".quota_check: only copilot and bugbot")
 	}
 	modes := 0
 	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported, r.Refuse, r.StatedOnly > 0, r.QuotaReview, r.QuotaCheck} {
