@@ -224,10 +224,15 @@ func (b *bot) checkName() (string, string) {
 }
 
 // checkWorkflow is the workflow file of the engine's check run when it is
-// an Actions job: Copilot's dynamic workflow.
+// an Actions job: Copilot's dynamic workflow, Claude's review workflow.
 func (b *bot) checkWorkflow() string {
-	if b.name == Copilot {
+	switch b.name {
+	case Copilot:
 		return CopilotWorkflowPath
+	case Claude:
+		// The job's check suite names its workflow file; review-loop's own
+		// GITHUB_TOKEN check run may be filed into it (MG2).
+		return ClaudeWorkflowPath
 	}
 	return ""
 }
