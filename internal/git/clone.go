@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // CloneShallow makes Dir, an existing directory that holds no repository,
@@ -45,19 +44,13 @@ func (r *Runner) cloneInto(ctx context.Context, remote, branch, token string) er
 	if _, err := r.Run(ctx, "remote", "add", "origin", remote); err != nil {
 		return err
 	}
-	if token != "" {
-		if err := r.checkRemote(ctx, false); err != nil {
-			return err
-		}
-	}
-	ref := "refs/remotes/origin/" + branch
-	_, err := r.run(ctx, tokenEnv(token, r.ServerURL), nil, "fetch", "--no-tags", "--depth=1", "origin", "refs/heads/"+branch+":"+ref)
+	common, err := r.commonDir(ctx)
 	if err != nil {
-		if token != "" {
-			return errors.New(strings.ReplaceAll(err.Error(), token, "***"))
-		}
 		return err
 	}
-	_, err = r.Run(ctx, "checkout", "-q", "-B", branch, ref)
+	if err := r.fetchInto(ctx, common, remote, branch, token, true); err != nil {
+		return err
+	}
+	_, err = r.Run(ctx, "checkout", "-q", "-B", branch, "refs/remotes/origin/"+branch)
 	return err
 }

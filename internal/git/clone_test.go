@@ -66,7 +66,7 @@ func TestCloneShallow_AFailedCloneLeavesNoRepository(t *testing.T) {
 		want                        string
 	}{
 		{"unknown branch", "file://" + tr.Remote, "nope", "", "nope"},
-		{"origin on another host with a token", "https://evil.example/o/r.git", "feature", "ghs_secret", "TB2"},
+		{"origin on another host with a token", "https://evil.example/o/r.git", "feature", "ghs_secret", "TB7"},
 		{"credentials in the URL", "https://x:ghs_secret@github.com/o/r.git", "feature", "", "without credentials"},
 		{"a branch that reads as an option", "file://" + tr.Remote, "--upload-pack=x", "", "branch"},
 	}

@@ -10,18 +10,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/review-loop/review-loop/internal/reap"
 )
 
 // Runner runs git in one working directory and records every argv it ran.
 type Runner struct {
 	// Dir is the checkout git runs in.
 	Dir string
-	// Env is the environment of every git child; nil inherits the process
-	// environment.
+	// Env is the environment git children pick their few pass-through
+	// variables from (PATH, locale, proxies); nil: this process's. Nothing
+	// else of it reaches git (TB7).
 	Env []string
 	// Git is the git binary; empty means "git" from PATH.
 	Git string
@@ -69,6 +73,21 @@ func (r *Runner) Run(ctx context.Context, args ...string) (string, error) {
 }
 
 func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args ...string) (string, error) {
+	return r.exec(ctx, execOpts{dir: r.Dir, extraEnv: extraEnv, stdin: stdin}, args...)
+}
+
+// execOpts are one git run's working directory, the variables review-loop
+// adds for it, its standard input and the files it inherits from fd 3 on.
+type execOpts struct {
+	dir      string
+	extraEnv []string
+	stdin    []byte
+	files    []*os.File
+}
+
+// exec runs git with the hardening flags in an isolated environment
+// (TB7), registered with the reaper (TB8).
+func (r *Runner) exec(ctx context.Context, o execOpts, args ...string) (string, error) {
 	if err := forbidden(args); err != nil {
 		return "", err
 	}
@@ -76,26 +95,25 @@ func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args 
 	r.calls = append(r.calls, slices.Clone(args))
 	r.mu.Unlock()
 
+	env, err := r.environ(o.extraEnv)
+	if err != nil {
+		return "", err
+	}
 	bin := r.Git
 	if bin == "" {
 		bin = "git"
 	}
 	cmd := exec.CommandContext(ctx, bin, append(hardening(), args...)...)
-	cmd.Dir = r.Dir
-	if r.Env != nil || extraEnv != nil {
-		env := r.Env
-		if env == nil {
-			env = cmd.Environ()
-		}
-		cmd.Env = append(slices.Clone(env), extraEnv...)
-	}
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Dir = o.dir
+	cmd.Env = env
+	cmd.ExtraFiles = o.files
+	if o.stdin != nil {
+		cmd.Stdin = bytes.NewReader(o.stdin)
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err := reap.Run(cmd); err != nil {
 		return stdout.String(), &CommandError{Args: slices.Clone(args), Output: stderr.String() + stdout.String(), Err: err}
 	}
 	return stdout.String(), nil

@@ -2,10 +2,11 @@ package git
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -220,9 +221,11 @@ func (e *PushError) Error() string {
 	return fmt.Sprintf("%s for branch %s: %s", what, e.Branch, strings.TrimSpace(e.Output))
 }
 
-// Push pushes HEAD to refs/heads/<branch> on origin, never forced. The
-// token travels as an http.extraheader through GIT_CONFIG_* environment
-// variables: never in argv, the URL or a log line.
+// Push pushes HEAD to refs/heads/<branch> of the origin URL, never
+// forced. The push runs in a git directory review-loop creates for it, by
+// explicit URL, with no config but its own and the token handed over on a
+// pipe (TB7): nothing a command wrote to .git/config, ~/.gitconfig or the
+// environment applies. No process a command started may be alive (TB8).
 func (r *Repo) Push(ctx context.Context, branch, token string) error {
 	if err := r.Guard.Check(branch); err != nil {
 		return err
@@ -230,12 +233,36 @@ func (r *Repo) Push(ctx context.Context, branch, token string) error {
 	if err := r.checkUnchanged(ctx); err != nil {
 		return err
 	}
-	if token != "" {
-		if err := r.Git.checkRemote(ctx, true); err != nil {
+	remote := ""
+	if r.Baseline != nil {
+		remote = r.Baseline.Origin()
+	}
+	common, err := r.Git.commonDir(ctx)
+	if err != nil {
+		return err
+	}
+	if remote == "" {
+		if remote, err = r.Git.originURL(ctx, common); err != nil {
 			return err
 		}
 	}
-	_, err := r.Git.run(ctx, tokenEnv(token, r.Git.ServerURL), nil, "push", "--porcelain", "origin", "HEAD:refs/heads/"+branch)
+	t, err := r.Git.target(remote, token)
+	if err != nil {
+		return err
+	}
+	head, err := r.Git.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("reading HEAD: %w", err)
+	}
+	n, err := r.Git.newNetRepo(ctx, common)
+	if err != nil {
+		return err
+	}
+	defer n.close()
+	if err := r.Git.checkResolved(ctx, n.dir, t.URL, true); err != nil {
+		return err
+	}
+	_, err = n.run(ctx, r.Git, t, token, "push", "--porcelain", t.URL, head+":refs/heads/"+branch)
 	if err != nil {
 		out := ""
 		var ce *CommandError
@@ -258,52 +285,101 @@ func short(sha string) string {
 	return sha
 }
 
-// tokenEnv authenticates git's HTTPS requests with token through an
-// http.<server>/.extraheader passed in GIT_CONFIG_* variables: never in
-// argv, the remote URL or a log line, and sent only to the GitHub server's
-// URL (TB2). No token: no header (file:// remotes, or a checkout that kept
-// its own credentials).
-func tokenEnv(token, server string) []string {
-	env := []string{"GIT_TERMINAL_PROMPT=0"}
-	if token != "" {
-		key := "http.https://github.com/.extraheader"
-		if u, err := serverOrigin(server); err == nil {
-			key = "http." + u.String() + ".extraheader"
-		}
-		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
-		env = append(env,
-			"GIT_CONFIG_COUNT=1",
-			"GIT_CONFIG_KEY_0="+key,
-			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic,
-		)
-	}
-	return env
-}
-
-// FetchBranch fetches branch from origin into refs/remotes/origin/<branch>
-// with token (the example workflows check out with persist-credentials:
-// false, so the checkout holds no credentials of its own); into a shallow
-// repository, the tip alone.
+// FetchBranch fetches branch from the origin URL into
+// refs/remotes/origin/<branch> with token (the example workflows check out
+// with persist-credentials: false, so the checkout holds no credentials of
+// its own); into a shallow repository, the tip alone. Like Push, the fetch
+// runs in a git directory of its own, by explicit URL (TB7); the objects
+// land in the checkout's object directory.
 func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
 	if err := plainBranch(branch); err != nil {
 		return err
 	}
-	if token != "" {
-		if err := r.checkRemote(ctx, false); err != nil {
-			return err
-		}
+	common, err := r.commonDir(ctx)
+	if err != nil {
+		return err
 	}
-	args := []string{"fetch", "--no-tags"}
-	if out, err := r.Run(ctx, "rev-parse", "--is-shallow-repository"); err == nil && strings.TrimSpace(out) == "true" {
+	remote, err := r.originURL(ctx, common)
+	if err != nil {
+		return err
+	}
+	_, err = os.Stat(filepath.Join(common, "shallow"))
+	return r.fetchInto(ctx, common, remote, branch, token, err == nil)
+}
+
+// fetchInto fetches branch from remote into refs/remotes/origin/<branch>
+// of the repository whose git directory is common; shallow fetches the
+// tip alone.
+func (r *Runner) fetchInto(ctx context.Context, common, remote, branch, token string, shallow bool) error {
+	t, err := r.target(remote, token)
+	if err != nil {
+		return err
+	}
+	// The checkout's branch and remote-tracking tips tell the server what
+	// it need not send.
+	refs, err := r.Run(ctx, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads", "refs/remotes")
+	if err != nil {
+		return err
+	}
+	n, err := r.newNetRepo(ctx, common)
+	if err != nil {
+		return err
+	}
+	defer n.close()
+	if err := os.WriteFile(filepath.Join(n.dir, "packed-refs"), []byte(refs), 0o600); err != nil {
+		return err
+	}
+	if err := r.checkResolved(ctx, n.dir, t.URL, false); err != nil {
+		return err
+	}
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
+	if shallow {
 		// A shallow checkout (fetch-depth: 1, or review-loop's own clone)
 		// fetches the branch tip alone: without --depth git would fetch
 		// the branch's whole history, which review-loop never reads.
 		args = append(args, "--depth=1")
 	}
-	args = append(args, "origin", "refs/heads/"+branch+":refs/remotes/origin/"+branch)
-	_, err := r.run(ctx, tokenEnv(token, r.ServerURL), nil, args...)
-	if err != nil && token != "" {
-		return errors.New(strings.ReplaceAll(err.Error(), token, "***"))
+	const fetched = "refs/review-loop/fetched"
+	if _, err := n.run(ctx, r, t, token, append(args, t.URL, "refs/heads/"+branch+":"+fetched)...); err != nil {
+		return err
 	}
+	sha, err := n.run(ctx, r, Target{}, "", "rev-parse", "--verify", fetched+"^{commit}")
+	if err != nil {
+		return err
+	}
+	if b, err := os.ReadFile(filepath.Join(n.dir, "shallow")); err == nil {
+		if err := writeAtomic(filepath.Join(common, "shallow"), b); err != nil {
+			return fmt.Errorf("recording the shallow boundary: %w", err)
+		}
+	}
+	_, err = r.Run(ctx, "update-ref", "refs/remotes/origin/"+branch, strings.TrimSpace(sha))
 	return err
+}
+
+// originURL reads origin's push URL, else its URL, from the repository's
+// own config file (no includes).
+func (r *Runner) originURL(ctx context.Context, common string) (string, error) {
+	file := filepath.Join(common, "config")
+	for _, key := range []string{"remote.origin.pushurl", "remote.origin.url"} {
+		out, err := r.Run(ctx, "config", "--file", file, "--no-includes", "--get", key)
+		if err == nil && strings.TrimSpace(out) != "" {
+			return strings.TrimSpace(out), nil
+		}
+	}
+	return "", &RefusedError{Rule: "TB7", Reason: "the repository has no origin URL"}
+}
+
+// writeAtomic replaces file with data through a temporary file beside it.
+func writeAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".review-loop-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	return os.Rename(tmp.Name(), file)
 }

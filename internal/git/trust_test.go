@@ -101,8 +101,9 @@ func TestRule_TB2_GitConfigOrHooksGainedSinceTheCheckoutRefusePush(t *testing.T)
 	}
 }
 
-// TB2: the credential is sent only to the GitHub host; a remote on any
-// other HTTP host is refused before git runs with the token.
+// TB2, TB7: the credential is sent only to the GitHub host; a remote on
+// any other host, scheme or with credentials of its own is refused before
+// git runs with the token, and plain HTTP only to this machine.
 func TestRule_TB2_TheCredentialIsScopedToTheGitHubHost(t *testing.T) {
 	t.Parallel()
 	tr, r := newRepo(t)
@@ -111,12 +112,27 @@ func TestRule_TB2_TheCredentialIsScopedToTheGitHubHost(t *testing.T) {
 	tr.Git(t, "remote", "set-url", "origin", "https://evil.example.com/octo/app.git")
 	err := r.Push(context.Background(), "feature", "ghs_scoped_token")
 	var refused *RefusedError
-	if !errors.As(err, &refused) || refused.Rule != "TB2" || !strings.Contains(err.Error(), "evil.example.com") {
-		t.Fatalf("Push: got %v, want a TB2 refusal naming the host", err)
+	if !errors.As(err, &refused) || refused.Rule != "TB7" || !strings.Contains(err.Error(), "evil.example.com") {
+		t.Fatalf("Push: got %v, want a TB7 refusal naming the host", err)
 	}
-	env := tokenEnv("tok", "https://github.com")
-	if !strings.Contains(strings.Join(env, "\n"), "GIT_CONFIG_KEY_0=http.https://github.com/.extraheader") {
-		t.Errorf("the credential is not scoped to the GitHub host: %q", env)
+	for _, tc := range []struct{ server, remote, want string }{
+		{"https://github.com", "http://github.com/o/r.git", "not the GitHub server"},
+		{"https://github.com", "https://u:p@github.com/o/r.git", "credentials of its own"},
+		{"https://github.com", "ssh://git@github.com/o/r.git", "not the GitHub server"},
+		{"https://github.com", "git@github.com:o/r.git", "not an https URL"},
+		{"http://ghe.example.com", "http://ghe.example.com/o/r.git", "HTTPS only"},
+	} {
+		g := &Runner{ServerURL: tc.server}
+		if _, err := g.target(tc.remote, "tok"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("target(%s, server %s) = %v, want %q", tc.remote, tc.server, err, tc.want)
+		}
+	}
+	g := &Runner{ServerURL: "http://127.0.0.1:8080"}
+	if got, err := g.target("http://127.0.0.1:8080/o/r.git", "tok"); err != nil || !got.Credential {
+		t.Errorf("a loopback test server: %+v, %v", got, err)
+	}
+	if got, err := g.target("/srv/r.git", "tok"); err != nil || got.Credential {
+		t.Errorf("a local remote must get no credential: %+v, %v", got, err)
 	}
 }
 

@@ -1,0 +1,104 @@
+package reap
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+const helperEnv = "REAP_TEST_HELPER"
+
+// TestMain lets the test binary act as review-loop: started with
+// helperEnv=enable (or =off, the control), it runs a command that leaves
+// detached processes behind, then reports which of them are still alive.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(helper(mode, os.Getenv("REAP_TEST_PIDS")))
+	}
+	os.Exit(m.Run())
+}
+
+// leaver starts a poller in a new session, a double-forked one, and a
+// plain background job, writes their pids and exits 0 at once.
+const leaver = `
+setsid sh -c 'while :; do sleep 0.01; done' >/dev/null 2>&1 </dev/null &
+echo $! >> "$1"
+( sh -c 'while :; do sleep 0.01; done' >/dev/null 2>&1 </dev/null & echo $! >> "$1" ) 
+sleep 1000 >/dev/null 2>&1 </dev/null &
+echo $! >> "$1"
+exit 0
+`
+
+func helper(mode, pidFile string) int {
+	if mode == "enable" {
+		if err := Enable(); err != nil {
+			fmt.Println("enable:", err)
+			return 2
+		}
+	}
+	cmd := exec.Command("sh", "-c", leaver, "leaver", pidFile)
+	if err := Run(cmd); err != nil {
+		fmt.Println("run:", err)
+		return 2
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		fmt.Println("pids:", err)
+		return 2
+	}
+	pids := strings.Fields(string(b))
+	if len(pids) != 3 {
+		fmt.Println("want 3 pids, got", pids)
+		return 2
+	}
+	for _, p := range pids {
+		// Signal 0 tests existence; a zombie would still be found, so a
+		// reaped process is one kill(0) no longer reaches.
+		var pid int
+		fmt.Sscan(p, &pid)
+		if syscall.Kill(pid, 0) == nil {
+			fmt.Println("alive", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL) // the control leaves nothing behind
+		}
+	}
+	if s, _ := Strays(); len(s) > 0 {
+		fmt.Println("strays", s)
+	}
+	fmt.Println("done")
+	return 0
+}
+
+func runHelper(t *testing.T, mode string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, "REAP_TEST_PIDS="+filepath.Join(t.TempDir(), "pids"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// TB8: a command that leaves a setsid poller, a double-forked process and
+// a background job behind and exits 0: when Run returns, all three are
+// dead and reaped, and no stray is left. The control, without Enable,
+// shows the same command's processes do survive it.
+func TestRule_TB8_NothingOutlivesACommand(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the child subreaper is Linux's")
+	}
+	t.Parallel()
+	got := runHelper(t, "enable")
+	if !strings.Contains(got, "done") || strings.Contains(got, "alive") || strings.Contains(got, "strays") {
+		t.Fatalf("processes outlived the command:\n%s", got)
+	}
+	control := runHelper(t, "off")
+	if strings.Count(control, "alive") != 3 {
+		t.Fatalf("control: the command's processes should survive without the subreaper:\n%s", control)
+	}
+}
