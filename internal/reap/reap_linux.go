@@ -124,4 +124,3 @@ func sweep(running map[int]bool) error {
 	slices.Sort(last)
 	return &SurvivorError{Pids: last}
 }
-
