@@ -12,6 +12,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/action"
 	"github.com/review-loop/review-loop/internal/procenv"
+	"github.com/review-loop/review-loop/internal/reap"
 	"github.com/review-loop/review-loop/internal/scenario"
 )
 
@@ -35,6 +36,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "review-loop:", err)
 		os.Exit(int(action.ExitError))
 	}
+	// Nothing a command starts outlives it (TB8), and no command changes
+	// the runner's file-command files or gets RUNNER_TEMP (TB11).
+	if err := reap.Enable(); err != nil {
+		fmt.Fprintln(os.Stderr, "review-loop: warning:", err)
+	}
+	reap.Protect([]string{sealed.Getenv("GITHUB_ENV"), sealed.Getenv("GITHUB_PATH"), sealed.Getenv("GITHUB_OUTPUT"),
+		sealed.Getenv("GITHUB_STATE"), sealed.Getenv("GITHUB_STEP_SUMMARY")}, sealed.Getenv("RUNNER_TEMP"))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := action.Main(ctx, os.Args[1:], action.Env{
 		Getenv:  sealed.Getenv,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/reap"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
@@ -52,7 +53,7 @@ func goSharedDirs(ctx context.Context, dir string) ([]string, error) {
 	cmd.Env = append(fix.StripTokens(os.Environ()), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=mod")
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
+	if err := reap.RunCommand(cmd); err != nil {
 		return nil, err
 	}
 	root, err := filepath.EvalSymlinks(dir)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/procenv"
+	"github.com/review-loop/review-loop/internal/reap"
 )
 
 // SplitCommand splits a configured command into argv the way a POSIX
@@ -180,7 +181,7 @@ func runProcessWith(ctx context.Context, what, dir string, argv, env, extra []st
 	var mu sync.Mutex
 	cmd.Stdout = &lockedWriter{mu: &mu, a: &out, b: &combined}
 	cmd.Stderr = &lockedWriter{mu: &mu, b: &combined}
-	runErr := cmd.Run()
+	runErr := reap.RunCommand(cmd)
 	if runErr != nil {
 		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 		return out.Bytes(), &ProcessError{What: what, Argv: argv, TimedOut: timedOut, Output: combined.String(), Err: runErr}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/procenv"
+	"github.com/review-loop/review-loop/internal/reap"
 )
 
 // InputEnv is the environment variable naming the material file.
@@ -66,7 +67,7 @@ func (c *Command) Judge(ctx context.Context, m Material) (Result, error) {
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = c.Stderr
-	if err := cmd.Run(); err != nil {
+	if err := reap.RunCommand(cmd); err != nil {
 		return res, fmt.Errorf("judge command %s: %w", c.Path, err)
 	}
 	line := lastLine(out.String())

@@ -60,7 +60,7 @@ var allowExact = map[string]bool{
 	"GITHUB_REPOSITORY_OWNER": true, "GITHUB_SHA": true, "GITHUB_REF": true, "GITHUB_REF_NAME": true,
 	"GITHUB_HEAD_REF": true, "GITHUB_BASE_REF": true, "GITHUB_EVENT_NAME": true, "GITHUB_SERVER_URL": true,
 	"GITHUB_RUN_ID": true, "GITHUB_RUN_NUMBER": true, "GITHUB_RUN_ATTEMPT": true, "GITHUB_JOB": true,
-	"RUNNER_OS": true, "RUNNER_ARCH": true, "RUNNER_TEMP": true, "RUNNER_TOOL_CACHE": true, "RUNNER_DEBUG": true,
+	"RUNNER_OS": true, "RUNNER_ARCH": true, "RUNNER_TOOL_CACHE": true, "RUNNER_DEBUG": true,
 	"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "NODE_EXTRA_CA_CERTS": true,
 	"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "http_proxy": true, "https_proxy": true, "no_proxy": true,
 	"GIT_CONFIG_NOSYSTEM": true, "GIT_TERMINAL_PROMPT": true,

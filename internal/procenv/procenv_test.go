@@ -101,3 +101,14 @@ func TestRule_TB1_ChildEnvironmentIsAllowListed(t *testing.T) {
 		t.Errorf("Child =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TB11: a command never gets RUNNER_TEMP or the paths of the runner's
+// file-command files.
+func TestRule_TB11_ChildGetsNoRunnerTempOrFileCommands(t *testing.T) {
+	base := []string{"PATH=/bin", "RUNNER_TEMP=/w/_temp", "GITHUB_ENV=/w/_temp/_runner_file_commands/set_env_1",
+		"GITHUB_PATH=/w/_temp/_runner_file_commands/add_path_1", "GITHUB_OUTPUT=/w/_temp/_runner_file_commands/set_output_1",
+		"GITHUB_STATE=/w/_temp/_runner_file_commands/save_state_1", "GITHUB_STEP_SUMMARY=/w/_temp/_runner_file_commands/step_summary_1"}
+	if got := Child(base); !slices.Equal(got, []string{"PATH=/bin"}) {
+		t.Errorf("Child = %q, want PATH alone", got)
+	}
+}

@@ -1,5 +1,6 @@
-// Package reap makes sure no process a command starts outlives it (rule
-// TB8).
+// Package reap makes sure nothing of a repository command outlives it: no
+// process it starts (rule TB8) and no change to the runner's file-command
+// files (TB11, RunCommand).
 //
 // review-loop becomes a child subreaper (Enable, Linux): a process that
 // leaves its parent — a background job, a double fork, a `setsid` daemon —

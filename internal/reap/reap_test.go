@@ -1,6 +1,7 @@
 package reap
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -100,5 +101,59 @@ func TestRule_TB8_NothingOutlivesACommand(t *testing.T) {
 	control := runHelper(t, "off")
 	if strings.Count(control, "alive") != 3 {
 		t.Fatalf("control: the command's processes should survive without the subreaper:\n%s", control)
+	}
+}
+
+// TB11: a command runs with a temporary directory of its own, outside
+// RUNNER_TEMP, removed after it; what it appends to the runner's
+// file-command files, or a file it swaps for a symbolic link, is put back
+// and reported.
+func TestRule_TB11_CommandsGetTheirOwnTempAndCannotChangeFileCommands(t *testing.T) {
+	runnerTemp := t.TempDir()
+	fc := filepath.Join(runnerTemp, "_runner_file_commands")
+	if err := os.Mkdir(fc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env, path := filepath.Join(fc, "set_env_1"), filepath.Join(fc, "add_path_1")
+	for _, f := range []string{env, path} {
+		if err := os.WriteFile(f, []byte("KEEP=1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
+	Protect([]string{env, path}, runnerTemp)
+	t.Cleanup(func() { Protect(nil, "") })
+	t.Setenv("TMPDIR", runnerTemp) // even when review-loop's own TMPDIR is RUNNER_TEMP
+	seen := filepath.Join(t.TempDir(), "seen")
+	script := `echo "NODE_OPTIONS=--require=/x/evil.js" >> "$1"; rm -f "$2"; ln -s "$3" "$2"; echo "$TMPDIR" > "$4"; touch "$TMPDIR/x"`
+	cmd := exec.Command("sh", "-c", script, "sh", env, path, elsewhere, seen)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	err := RunCommand(cmd)
+	var tamper *TamperError
+	if !errors.As(err, &tamper) || len(tamper.Files) != 2 {
+		t.Fatalf("RunCommand = %v, want a TamperError naming both files", err)
+	}
+	for _, f := range []string{env, path} {
+		info, err := os.Lstat(f)
+		if err != nil || !info.Mode().IsRegular() {
+			t.Fatalf("%s is not a regular file again: %v", f, err)
+		}
+		if b, _ := os.ReadFile(f); string(b) != "KEEP=1\n" {
+			t.Errorf("%s = %q, want it restored", f, b)
+		}
+	}
+	if _, err := os.Stat(elsewhere); err == nil {
+		t.Errorf("the restore wrote through the planted symbolic link")
+	}
+	b, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := strings.TrimSpace(string(b))
+	if tmp == "" || within(tmp, runnerTemp) {
+		t.Errorf("the command's TMPDIR %q is inside RUNNER_TEMP %s", tmp, runnerTemp)
+	}
+	if _, err := os.Stat(tmp); err == nil {
+		t.Errorf("the command's temporary directory %s was not removed", tmp)
 	}
 }
