@@ -261,7 +261,7 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
 		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
 		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
-		Agent: agentConfig(c.cfg),
+		Agent: c.agent(),
 	})
 	provider := fix.ProviderSuggestions
 	switch c.cfg.Fixer {

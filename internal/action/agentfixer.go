@@ -33,6 +33,31 @@ func agentConfig(c Config) fix.Agent {
 	return a
 }
 
+// agent is the agent fixer's configuration with the CLI recorded at the
+// start of the run.
+func (c *prCycle) agent() fix.Agent {
+	a := agentConfig(c.cfg)
+	a.Pin = c.agentPin
+	return a
+}
+
+// pinAgent records the agent fixer's CLI before any command runs (TB11):
+// the file the child PATH finds, checked against the digest the action's
+// install step recorded (REVIEW_LOOP_AGENT_SHA256) when there is one.
+func (r *runner) pinAgent() {
+	name := ""
+	switch r.cfg.Fixer {
+	case fix.ProviderClaudeCode:
+		name = "claude"
+	case fix.ProviderCodex:
+		name = "codex"
+	default:
+		return
+	}
+	c := &prCycle{runner: r}
+	r.agentPin = fix.PinAgent(name, c.childEnv(), r.Getenv("REVIEW_LOOP_AGENT_SHA256"))
+}
+
 // childEnv is the base environment of the fix pipeline's children: this
 // process's, tokens stripped, with Deps.ChildPath first on PATH.
 func (c *prCycle) childEnv() []string {

@@ -133,6 +133,9 @@ type runner struct {
 	// treeless is set when the workspace held no checkout at the start:
 	// cycles check out on demand (tree.go).
 	treeless bool
+	// agentPin is the agent fixer's CLI as recorded before any command
+	// ran (TB11); nil when the fixer is no agent.
+	agentPin *fix.AgentPin
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
@@ -145,6 +148,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		gha.AddMask(s)
 	}
 	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
+	r.pinAgent()
 
 	rc, err := r.repoConfig(ctx)
 	if err != nil {

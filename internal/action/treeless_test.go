@@ -96,6 +96,9 @@ func TestTreeless_AFixCycleChecksOutThePRHeadAndPushes(t *testing.T) {
 	var fetches, pushes int
 	for _, g := range w.fake.GitRequests() {
 		switch {
+		case g.Status == 401 && g.Login == "" && g.Path == "/octo/app.git/info/refs":
+			// git asks its credential helper only once challenged (TB7:
+			// the token is in no header set ahead, no environment).
 		case g.Login != "github-actions":
 			t.Errorf("a git request as %q, want the action's token: %+v", g.Login, g)
 		case g.Service == "git-upload-pack":

@@ -46,6 +46,9 @@ type Agent struct {
 	Model string
 	// MaxTurns bounds a claude-code run (0: DefaultAgentMaxTurns).
 	MaxTurns int
+	// Pin, when set, is the CLI recorded before any command ran; the run
+	// is refused unless the CLI on PATH is still that file (TB11).
+	Pin *AgentPin
 }
 
 // AgentPrompt is the fixed instruction of both agents; %[1]s is the
@@ -111,6 +114,11 @@ func (c *cycle) agent(ctx context.Context, provider string, findings []loop.Find
 	path, err := lookPathIn(bin, cfg.Env)
 	if err != nil {
 		return fmt.Errorf("fixer %s: %w (the action installs %s when it is absent; run `npm install -g %s` elsewhere)", provider, err, pkg, pkg)
+	}
+	if cfg.Agent.Pin != nil {
+		if path, err = cfg.Agent.Pin.Verify(cfg.Env); err != nil {
+			return fmt.Errorf("fixer %s: %w", provider, err)
+		}
 	}
 	var extra []string
 	for _, k := range keyVars {
