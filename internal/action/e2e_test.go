@@ -60,6 +60,11 @@ type e2e struct {
 	// serverURL, when set, is GITHUB_SERVER_URL (the fake, for runs
 	// with no checkout that clone from it).
 	serverURL string
+	// env holds variables the next runs set or override (HOME, say).
+	env map[string]string
+	// runnerTemp, when set, is RUNNER_TEMP of the next runs instead of a
+	// fresh directory.
+	runnerTemp string
 }
 
 func newE2E(t testing.TB) *e2e {
@@ -100,7 +105,7 @@ var repo = map[string]any{"name": "app", "full_name": "octo/app", "owner": map[s
 // run runs one cycle as a subprocess for the event.
 func (e *e2e) run(event string, payload any, inputs map[string]string) runResult {
 	e.t.Helper()
-	dir := e.t.TempDir()
+	dir := cmp.Or(e.runnerTemp, e.t.TempDir())
 	var raw []byte
 	switch p := payload.(type) {
 	case string:
@@ -109,9 +114,18 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 		raw, _ = json.Marshal(p)
 	}
 	eventPath := filepath.Join(dir, "event.json")
-	outPath := filepath.Join(dir, "output")
-	sumPath := filepath.Join(dir, "summary")
-	for _, p := range []string{outPath, sumPath} {
+	// The runner's layout: the file-command files of the step live in
+	// RUNNER_TEMP/_runner_file_commands.
+	fc := filepath.Join(dir, "_runner_file_commands")
+	if err := os.MkdirAll(fc, 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	outPath := filepath.Join(fc, "set_output_1")
+	sumPath := filepath.Join(fc, "step_summary_1")
+	envPath := filepath.Join(fc, "set_env_1")
+	pathPath := filepath.Join(fc, "add_path_1")
+	statePath := filepath.Join(fc, "save_state_1")
+	for _, p := range []string{outPath, sumPath, envPath, pathPath, statePath} {
 		if err := os.WriteFile(p, nil, 0o600); err != nil {
 			e.t.Fatal(err)
 		}
@@ -127,10 +141,14 @@ func (e *e2e) run(event string, payload any, inputs map[string]string) runResult
 		"GITHUB_SERVER_URL=" + cmp.Or(e.serverURL, "https://github.com"), "GITHUB_WORKSPACE=" + e.workspace, "GITHUB_RUN_ID=9",
 		"GITHUB_WORKFLOW_REF=octo/app/.github/workflows/review-loop.yml@refs/heads/main",
 		"GITHUB_OUTPUT=" + outPath, "GITHUB_STEP_SUMMARY=" + sumPath, "RUNNER_TEMP=" + dir,
+		"GITHUB_ENV=" + envPath, "GITHUB_PATH=" + pathPath, "GITHUB_STATE=" + statePath,
 		"INPUT_GITHUB-TOKEN=" + e2eToken, "INPUT_TEST-COMMAND=true",
 	}
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	}
+	for k, v := range e.env {
+		cmd.Env = append(cmd.Env, k+"="+v) // the last value of a name wins
 	}
 	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool {
 		return slices.ContainsFunc(e.unset, func(k string) bool { return strings.HasPrefix(kv, k+"=") })
