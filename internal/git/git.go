@@ -80,6 +80,7 @@ func (r *Runner) run(ctx context.Context, extraEnv []string, stdin []byte, args 
 // adds for it, its standard input and the files it inherits from fd 3 on.
 type execOpts struct {
 	dir      string
+	home     string // HOME for this run; empty: the process's private one
 	extraEnv []string
 	stdin    []byte
 	files    []*os.File
@@ -95,7 +96,7 @@ func (r *Runner) exec(ctx context.Context, o execOpts, args ...string) (string, 
 	r.calls = append(r.calls, slices.Clone(args))
 	r.mu.Unlock()
 
-	env, err := r.environ(o.extraEnv)
+	env, err := r.environ(o.extraEnv, o.home)
 	if err != nil {
 		return "", err
 	}

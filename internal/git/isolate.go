@@ -69,10 +69,12 @@ func privateHome() (string, error) {
 // environ is the environment of one git child: the pass-through variables
 // of base (r.Env, else this process's environment), the isolation, and
 // extra (review-loop's own GIT_AUTHOR_*, GIT_OBJECT_DIRECTORY).
-func (r *Runner) environ(extra []string) ([]string, error) {
-	home, err := privateHome()
-	if err != nil {
-		return nil, err
+func (r *Runner) environ(extra []string, home string) ([]string, error) {
+	if home == "" {
+		var err error
+		if home, err = privateHome(); err != nil {
+			return nil, err
+		}
 	}
 	base := r.Env
 	if base == nil {
@@ -169,6 +171,8 @@ func (r *Runner) target(remote, token string) (Target, error) {
 // netRepo is a git directory review-loop creates for one fetch or push:
 // an empty config, no hooks, the checkout's objects.
 type netRepo struct {
+	base    string // the operation's directory, removed after it
+	home    string // HOME and XDG_CONFIG_HOME of its git
 	dir     string // the git directory
 	objects string // the checkout's object directory
 	common  string // the checkout's git directory
@@ -189,12 +193,19 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(home, "net-")
+	base, err := os.MkdirTemp(home, "net-")
 	if err != nil {
 		return nil, err
 	}
-	n := &netRepo{dir: dir, objects: filepath.Join(common, "objects"), common: common}
-	if _, err := r.exec(ctx, execOpts{dir: home}, "init", "--quiet", "--bare", "--template=", dir); err != nil {
+	// The operation's HOME is fresh too: no .netrc, XDG file or anything
+	// else a command could have left in the shared private home.
+	n := &netRepo{base: base, dir: filepath.Join(base, "git"), home: filepath.Join(base, "home"), objects: filepath.Join(common, "objects"), common: common}
+	if err := os.Mkdir(n.home, 0o700); err != nil {
+		n.close()
+		return nil, err
+	}
+	dir := n.dir
+	if _, err := r.exec(ctx, execOpts{dir: base, home: n.home}, "init", "--quiet", "--bare", "--template=", dir); err != nil {
 		n.close()
 		return nil, err
 	}
@@ -207,12 +218,12 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 	return n, nil
 }
 
-func (n *netRepo) close() { _ = os.RemoveAll(n.dir) }
+func (n *netRepo) close() { _ = os.RemoveAll(n.base) }
 
 // run runs git in the operation's directory with the credential on fd 3
 // when t carries one. The output is cleaned of the token.
 func (n *netRepo) run(ctx context.Context, r *Runner, t Target, token string, args ...string) (string, error) {
-	o := execOpts{dir: n.dir, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.objects}}
+	o := execOpts{dir: n.dir, home: n.home, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.objects}}
 	pre := []string{"--git-dir=" + n.dir, "-c", "credential.helper="}
 	if t.Credential {
 		pipe, err := credentialPipe(token)

@@ -243,3 +243,30 @@ func TestRule_TB7_AURLRewrittenElsewhereIsRefused(t *testing.T) {
 		t.Fatalf("insteadOf: %v, want a TB7 refusal", err)
 	}
 }
+
+// TB7: an ignore or attributes file a command leaves in git's private home
+// (it is the same user's directory) is not read: a new file the fix
+// creates is still seen.
+func TestRule_TB7_NoIgnoreOrAttributesFileFromTheHome(t *testing.T) {
+	t.Parallel()
+	tr, r := newRepo(t)
+	home, err := privateHome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, "xdg", "git")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ignore"), []byte("*.tb7-planted\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr.Write(t, map[string]string{"new.tb7-planted": "x\n"})
+	files, err := r.Git.ChangedFiles(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(files, "new.tb7-planted") {
+		t.Fatalf("ChangedFiles = %q: the planted ignore file hid the new file", files)
+	}
+}

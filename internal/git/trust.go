@@ -13,10 +13,13 @@ import (
 )
 
 // hardening is prepended to every git invocation (TB2): hooks are looked
-// up in /dev/null, where none can ever be planted, and no fsmonitor
-// program runs whatever the repository's config says.
+// up in /dev/null, where none can ever be planted, no fsmonitor program
+// runs whatever the repository's config says, and no attributes or
+// excludes file is read from a home directory.
 func hardening() []string {
-	return []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false"}
+	return []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false",
+		// TB7: no attributes or excludes file from the (private) home.
+		"-c", "core.attributesFile=" + os.DevNull, "-c", "core.excludesFile=" + os.DevNull}
 }
 
 // Snapshot is what the repository's git config and hooks held at one
