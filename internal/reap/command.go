@@ -55,8 +55,9 @@ type fileState struct {
 // RunCommand runs a repository command (test, lint, setup, fixer, judge):
 // in a temporary directory of its own (TMPDIR, TMP and TEMP, removed
 // after), never RUNNER_TEMP; with the runner's file-command files put back
-// as they were if it changed them; and, as Run, with every process it
-// left behind ended before RunCommand returns. cmd.Env must be set.
+// as they were if it changed them; and, once Enable succeeded, with every
+// process it left behind ended before RunCommand returns (TB8). cmd.Env
+// must be set.
 func RunCommand(cmd *exec.Cmd) error {
 	mu.Lock()
 	base, files := tempBase(), append([]string(nil), protected...)
@@ -69,6 +70,11 @@ func RunCommand(cmd *exec.Cmd) error {
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	before := snapshot(files)
 	err = Run(cmd)
+	// Every process the command left behind ends before anything else
+	// runs (TB8); one that cannot be ended fails the command.
+	if serr := Clear(); serr != nil {
+		err = errors.Join(err, serr)
+	}
 	if changed := restore(before); len(changed) > 0 {
 		err = errors.Join(err, &TamperError{Files: changed})
 	}

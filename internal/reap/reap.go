@@ -5,11 +5,13 @@
 // review-loop becomes a child subreaper (Enable, Linux): a process that
 // leaves its parent — a background job, a double fork, a `setsid` daemon —
 // is re-parented to review-loop instead of init, where review-loop can
-// see it. Every child review-loop runs is started through Run, which
-// registers it while it runs; after each one Run kills and reaps every
-// descendant that is not inside a registered, still running child. Clear
-// does the same on demand and reports a process that could not be killed
-// (one that gained root through sudo, say): the caller then refuses to push.
+// see it. Every child review-loop runs is started through Run (its own
+// git) or RunCommand (the repository's commands), which register it while
+// it runs; after each command RunCommand kills and reaps every descendant
+// that is not inside a registered, still running child. Clear does the
+// same on demand — git calls it before every fetch and push — and reports
+// a process that could not be killed (one that gained root through sudo,
+// say): the caller then refuses to push.
 //
 // On other systems there is no subreaper: Enable reports it, Run still
 // kills the process group of each child when it ends, and Clear cannot see
@@ -17,7 +19,6 @@
 package reap
 
 import (
-	"errors"
 	"fmt"
 	"os/exec"
 	"sync"
@@ -51,9 +52,8 @@ func Enable() error {
 }
 
 // Run starts cmd, registered as a running child so no sweep touches it or
-// its descendants, waits for it, and then (when Enabled) kills and reaps
-// every descendant left behind. A descendant that survives the sweep is
-// reported as an error joined to cmd's own.
+// its descendants, and waits for it. It is how review-loop runs its own
+// git; RunCommand runs the repository's commands and sweeps after each.
 func Run(cmd *exec.Cmd) error {
 	if err := Start(cmd); err != nil {
 		return err
@@ -72,16 +72,14 @@ func Start(cmd *exec.Cmd) error {
 	return nil
 }
 
-// Wait waits for a cmd started with Start, unregisters it and sweeps.
+// Wait waits for a cmd started with Start, kills what is left of the
+// process group it led, and unregisters it.
 func Wait(cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	killGroup(cmd)
 	mu.Lock()
 	delete(running, cmd.Process.Pid)
 	mu.Unlock()
-	if serr := Clear(); serr != nil {
-		return errors.Join(err, serr)
-	}
 	return err
 }
 

@@ -43,7 +43,8 @@ func helper(mode, pidFile string) int {
 		}
 	}
 	cmd := exec.Command("sh", "-c", leaver, "leaver", pidFile)
-	if err := Run(cmd); err != nil {
+	cmd.Env = os.Environ()
+	if err := RunCommand(cmd); err != nil {
 		fmt.Println("run:", err)
 		return 2
 	}
@@ -86,7 +87,7 @@ func runHelper(t *testing.T, mode string) string {
 }
 
 // TB8: a command that leaves a setsid poller, a double-forked process and
-// a background job behind and exits 0: when Run returns, all three are
+// a background job behind and exits 0: when RunCommand returns, all three are
 // dead and reaped, and no stray is left. The control, without Enable,
 // shows the same command's processes do survive it.
 func TestRule_TB8_NothingOutlivesACommand(t *testing.T) {
@@ -156,4 +157,24 @@ func TestRule_TB11_CommandsGetTheirOwnTempAndCannotChangeFileCommands(t *testing
 	if _, err := os.Stat(tmp); err == nil {
 		t.Errorf("the command's temporary directory %s was not removed", tmp)
 	}
+}
+
+// BenchmarkStrays is the cost of one look for strays, paid after every
+// repository command and before every fetch and push once Enable is on:
+// one read of /proc/<pid>/stat per process on the machine.
+func BenchmarkStrays(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("/proc is Linux's")
+	}
+	n := 0
+	for b.Loop() {
+		s, err := strays(map[int]bool{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(s)
+	}
+	t, _ := table()
+	b.ReportMetric(float64(len(t)), "procs")
+	_ = n
 }
