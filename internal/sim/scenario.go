@@ -253,6 +253,25 @@ type ScriptedEvent struct {
 	// Kill is "after-push": the runner ends the next cycle right after its
 	// push, before the state is saved.
 	Kill string `yaml:"kill"`
+	// Revert is a person's `git revert` of review-loop's latest fix
+	// commit, pushed to the head branch (CV4).
+	Revert *RevertEvent `yaml:"revert"`
+	// Autofix is an engine's own fixer pushing its fix of a scripted
+	// finding to the head branch (CV5).
+	Autofix *AutofixEvent `yaml:"autofix"`
+}
+
+// RevertEvent is a person reverting review-loop's latest commit.
+type RevertEvent struct {
+	Author string `yaml:"author"`
+}
+
+// AutofixEvent is an engine fixer's commit: Bugbot Autofix applies the
+// scripted finding's fix and pushes it as cursor[bot] (ENGINES.md: the
+// author login of Cursor's commits and comments).
+type AutofixEvent struct {
+	Engine  string `yaml:"engine"`
+	Finding string `yaml:"finding"`
 }
 
 // CheckEvent is a completed check run on the PR head: a job of the
@@ -433,7 +452,7 @@ var (
 	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING", "UNPROVEN"}
 	// knownEnds are H5's end reasons; "" expects a loop that never
 	// handed back (a dry run writes no state).
-	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error", "diverging", "too-large"}
 	knownSev   = []string{"", "critical", "high", "medium", "low"}
 	knownTraps = []string{"", "silent", "noop", "skip"}
 	knownWhere = []string{"", WhereThread, WhereOutsideDiff, WhereNitpick, WhereDuplicate}
@@ -598,13 +617,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Check != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Check != nil, ev.Kill != "", ev.Revert != nil, ev.Autofix != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, review, reply, push, fault, check, kill", where)
+			bad("%s: set exactly one of comment, review, reply, push, fault, check, kill, revert, autofix", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -647,6 +666,17 @@ func (sc Scenario) Validate() error {
 		case ev.Check != nil:
 			if ev.Check.Name == "" || ev.Check.App == "" || ev.Check.Conclusion == "" {
 				bad("%s.check: name, app and conclusion are required", where)
+			}
+		case ev.Revert != nil:
+			if ev.Revert.Author == "" {
+				bad("%s.revert.author: required", where)
+			}
+		case ev.Autofix != nil:
+			if ev.Autofix.Engine != Bugbot {
+				bad("%s.autofix.engine: %q, want bugbot (Bugbot Autofix)", where, ev.Autofix.Engine)
+			}
+			if seen[ev.Autofix.Finding] != ev.Autofix.Engine {
+				bad("%s.autofix.finding: %q is no scripted finding of %s", where, ev.Autofix.Finding, ev.Autofix.Engine)
 			}
 		case ev.Kill != "":
 			if ev.Kill != "after-push" {
@@ -828,6 +858,17 @@ func (sc Scenario) fileTexts() map[string][]string {
 	}
 	add(sc.PR.Files)
 	add(sc.Repository.Files)
+	// A scripted fix is a version of its file: an engine may flag the
+	// loop's own fix (CV1).
+	for _, e := range sc.Engines {
+		for _, r := range append(slices.Clone(e.Rounds), derefRound(e.Default)...) {
+			for _, f := range r.Findings {
+				if f.Fix != "" {
+					out[f.Path] = append(out[f.Path], f.Fix)
+				}
+			}
+		}
+	}
 	for _, ev := range sc.Events {
 		if ev.Push != nil {
 			add(ev.Push.Files)

@@ -497,6 +497,10 @@ func (w *World) ApplyEvents(cycle int) error {
 			w.mu.Lock()
 			w.kill = true
 			w.mu.Unlock()
+		case ev.Revert != nil:
+			err = w.revertLastFix(*ev.Revert)
+		case ev.Autofix != nil:
+			err = w.autofix(*ev.Autofix)
 		}
 		if err != nil {
 			return fmt.Errorf("event after cycle %d: %w", cycle, err)
