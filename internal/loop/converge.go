@@ -321,6 +321,9 @@ func (d *decider) readPushes() {
 		for _, m := range revertRe.FindAllStringSubmatch(c.Message, -1) {
 			if fc, ok := ours(m[1]); ok && s.AutofixOff == nil {
 				who := c.AuthorLogin
+				if who == "" && c.SHA == d.head {
+					who = d.obs.HeadPusher
+				}
 				if who == "" {
 					who = "someone"
 				} else {

@@ -81,7 +81,7 @@ func (w *World) revertLastFix(r RevertEvent) error {
 	if target == "" {
 		return fmt.Errorf("revert: review-loop pushed no commit to revert")
 	}
-	sha, err := w.Fake.RevertCommit(w.Owner, w.Repo, snap.HeadRef, target, r.Author+" <"+r.Author+"@example.com>")
+	sha, err := w.Fake.RevertCommit(w.Owner, w.Repo, snap.HeadRef, target, r.Author+" <"+r.Author+"@users.noreply.github.com>")
 	if err != nil {
 		return err
 	}

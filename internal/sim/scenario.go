@@ -589,6 +589,19 @@ func (sc Scenario) Validate() error {
 		bad("engines: script at least one engine")
 	}
 	texts := sc.fileTexts()
+	// A scripted fix is text a file can hold too: an engine may flag the
+	// loop's own fix (CV1). Appended after the files, so a finding is
+	// still anchored on the files (bots' locate).
+	for _, name := range sortedKeys(sc.Engines) {
+		e := sc.Engines[name]
+		for _, r := range append(slices.Clone(e.Rounds), derefRound(e.Default)...) {
+			for _, f := range r.Findings {
+				if f.Fix != "" {
+					texts[f.Path] = append(texts[f.Path], f.Fix)
+				}
+			}
+		}
+	}
 	seen := map[string]string{}
 	for _, name := range sortedKeys(sc.Engines) {
 		e := sc.Engines[name]
@@ -858,17 +871,6 @@ func (sc Scenario) fileTexts() map[string][]string {
 	}
 	add(sc.PR.Files)
 	add(sc.Repository.Files)
-	// A scripted fix is a version of its file: an engine may flag the
-	// loop's own fix (CV1).
-	for _, e := range sc.Engines {
-		for _, r := range append(slices.Clone(e.Rounds), derefRound(e.Default)...) {
-			for _, f := range r.Findings {
-				if f.Fix != "" {
-					out[f.Path] = append(out[f.Path], f.Fix)
-				}
-			}
-		}
-	}
 	for _, ev := range sc.Events {
 		if ev.Push != nil {
 			add(ev.Push.Files)
