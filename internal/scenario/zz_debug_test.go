@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/sim"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 func TestZZDebug(t *testing.T) {
@@ -21,10 +21,15 @@ func TestZZDebug(t *testing.T) {
 		t.Fatal(err)
 	}
 	self, _ := os.Executable()
-	res, err := Run(context.Background(), sc, Options{Self: []string{self}})
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _, err := state.Decode(res.Report)
-	fmt.Printf("%v\nfix commits %+v\ninduced %+v\nheld %+v\nautofix %+v\nenginefixed %v\n", err, st.FixCommits, st.Induced, st.Held, st.AutofixOff, st.EngineFixed)
+	for _, l := range strings.Split(res.Report, "\n") {
+		if strings.HasPrefix(l, "| bugbot |") || strings.Contains(l, "End reason") || strings.Contains(l, "Cycle ") {
+			fmt.Println(l)
+		}
+	}
+	fmt.Println("cycles:", strings.Count(progress.String(), "── cycle"), "fix cycles:", strings.Count(progress.String(), "→ fix"))
 }
