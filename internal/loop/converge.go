@@ -403,6 +403,12 @@ func IsNitpick(f Finding) bool {
 	return false
 }
 
+// cooled reports whether CV3 holds f back: a prose-only engine's or a
+// nitpick finding once ProseRounds fix rounds acted on such findings.
+func (d *decider) cooled(e *eval, f Finding) bool {
+	return d.cfg.ProseRounds > 0 && d.s.ProseRounds >= d.cfg.ProseRounds && (e.view.Prose || IsNitpick(f))
+}
+
 // scopeGuard is CV3, CV5 and CV6 on the findings about to go to
 // triage: it keeps those the loop may fix and holds the rest for a human.
 func (d *decider) scopeGuard(fresh []Finding) []Finding {

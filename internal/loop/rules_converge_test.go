@@ -168,6 +168,10 @@ func TestRule_CV3_NitpicksAndProseAreFixedForAtMostNRounds(t *testing.T) {
 	if !slices.ContainsFunc(p.Notices, func(n string) bool { return strings.HasPrefix(n, "for a human: coderabbit-5") && strings.HasSuffix(n, "(CV3)") }) {
 		t.Fatalf("notices = %q", p.Notices)
 	}
+	// A cooled nitpick shows no lack of progress (W2): it is listed, not fixed.
+	st.NoProgress = map[string]map[string]int{"coderabbit": {"🧹 Nitpick": 1}}
+	p, _ = Decide(st, obs(sha1, 10*time.Minute, done("coderabbit", sha1, 20, nit)), DefaultConfig())
+	wantAction(t, p, ActionHandBack, EndNoFixes)
 	// A prose-only engine's findings cool down the same way; others do not.
 	prose := done("claude", sha1, 30, Finding{ID: "claude-1", CommentID: 31, Path: "calc.go", Line: 8, Title: "Consider documenting Div"})
 	prose.Prose = true
