@@ -27,15 +27,15 @@ type Config struct {
 	TriggerPhrase       string
 	AllowedAssociations []string
 
-	MaxCommits           int
-	MaxActiveMinutes     int
-	MaxIdlePolls         int
-	YieldMinutes         int // how long review-loop yields to a person (HY1)
+	MaxCommits       int
+	MaxActiveMinutes int
+	MaxIdlePolls     int
+	YieldMinutes     int // how long review-loop yields to a person (HY1)
 	// DivergenceStop, ProseRounds and PathsIgnore are the convergence
 	// rules' settings (CV2, CV3, CV6).
-	DivergenceStop bool
-	ProseRounds    int
-	PathsIgnore    []string
+	DivergenceStop       bool
+	ProseRounds          int
+	PathsIgnore          []string
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool

@@ -165,7 +165,9 @@ func TestRule_CV3_NitpicksAndProseAreFixedForAtMostNRounds(t *testing.T) {
 	if len(got.Held) != 1 || got.Held[0].FindingID != "coderabbit-5" || got.Held[0].Rule != "CV3" {
 		t.Fatalf("held = %+v, want the nitpick listed for a human", got.Held)
 	}
-	if !slices.ContainsFunc(p.Notices, func(n string) bool { return strings.HasPrefix(n, "for a human: coderabbit-5") && strings.HasSuffix(n, "(CV3)") }) {
+	if !slices.ContainsFunc(p.Notices, func(n string) bool {
+		return strings.HasPrefix(n, "for a human: coderabbit-5") && strings.HasSuffix(n, "(CV3)")
+	}) {
 		t.Fatalf("notices = %q", p.Notices)
 	}
 	// A cooled nitpick shows no lack of progress (W2): it is listed, not fixed.
