@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/git"
@@ -66,7 +67,43 @@ func (c *prCycle) pushes(ctx context.Context) *loop.PushHistory {
 		return nil
 	}
 	c.pushHistory = pushHistory(base, head, cmp)
+	c.pushHistory.Undone = c.undone(ctx, head, cmp)
 	return c.pushHistory
+}
+
+// undone reads whether the head still has the changes of the loop's
+// last fix commit (CV4): when it is still in the PR (ahead) yet none of
+// the files it changed differ from its parent at the head, a later push
+// undid it. One more request, only after an outside push.
+func (c *prCycle) undone(ctx context.Context, head string, since *github.Comparison) []string {
+	st := c.st
+	var fc *state.FixCommit
+	for i := range st.FixCommits {
+		if st.FixCommits[i].SHA == st.LastPushSHA && st.FixCommits[i].Pushed && st.FixCommits[i].Parent != "" && len(st.FixCommits[i].Files) > 0 {
+			fc = &st.FixCommits[i]
+		}
+	}
+	if fc == nil || since.Status != "ahead" {
+		return nil
+	}
+	touched := map[string]bool{}
+	for _, f := range since.Files {
+		touched[f] = true
+	}
+	if !slices.ContainsFunc(fc.Files, func(f state.ChangedFile) bool { return touched[f.Path] }) {
+		return nil // nothing pushed since touched its files
+	}
+	cmp, err := c.gh.Compare(ctx, c.owner, c.repo, fc.Parent, head)
+	if err != nil {
+		c.Log.Warn("reading whether the loop's commit was undone (CV4)", "commit", fc.SHA, "err", err)
+		return nil
+	}
+	for _, f := range cmp.Files {
+		if slices.ContainsFunc(fc.Files, func(x state.ChangedFile) bool { return x.Path == f }) {
+			return nil
+		}
+	}
+	return []string{fc.SHA}
 }
 
 func pushHistory(base, head string, cmp *github.Comparison) *loop.PushHistory {

@@ -13,6 +13,8 @@ type Comparison struct {
 	// Status is ahead, identical, behind or diverged: head against base.
 	Status  string
 	Commits []ComparedCommit
+	// Files are the paths that differ between the merge base and head.
+	Files []string
 }
 
 // ComparedCommit is one commit between base and head. Files are filled
@@ -48,6 +50,9 @@ func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*
 		cc := ComparedCommit{SHA: rc.GetSHA(), Message: rc.GetCommit().GetMessage(), AuthorLogin: rc.GetAuthor().GetLogin(),
 			AuthorEmail: rc.GetCommit().GetAuthor().GetEmail()}
 		out.Commits = append(out.Commits, cc)
+	}
+	for _, f := range cmp.Files {
+		out.Files = append(out.Files, f.GetFilename())
 	}
 	if len(out.Commits) == 1 {
 		for _, f := range cmp.Files {

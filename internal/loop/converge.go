@@ -41,6 +41,10 @@ type PushHistory struct {
 	Status string
 	// Commits are the commits after Base up to Head, oldest first.
 	Commits []HeadCommit
+	// Undone are fix commits of the loop whose changes the head no
+	// longer has: every file the commit changed is as it was before it
+	// (a revert by hand, without git's message).
+	Undone []string
 }
 
 // HeadCommit is one commit pushed to the PR head by someone.
@@ -316,6 +320,12 @@ func (d *decider) readPushes() {
 	if fc, ok := ours(p.Base); ok && (p.Status == "diverged" || p.Status == "behind") && s.AutofixOff == nil {
 		s.AutofixOff = &state.AutofixOff{Reason: fmt.Sprintf("the branch was force-pushed: review-loop's commit %s is no longer in the PR (head %s)", short(fc.SHA), short(d.head)),
 			Commit: fc.SHA, By: d.obs.HeadPusher, At: d.obs.Now}
+	}
+	for _, sha := range p.Undone {
+		if fc, ok := ours(sha); ok && s.AutofixOff == nil {
+			s.AutofixOff = &state.AutofixOff{Reason: fmt.Sprintf("a push undid review-loop's commit %s: its files are back as they were before it (head %s)", short(fc.SHA), short(d.head)),
+				Commit: fc.SHA, By: d.obs.HeadPusher, At: d.obs.Now}
+		}
 	}
 	for _, c := range p.Commits {
 		for _, m := range revertRe.FindAllStringSubmatch(c.Message, -1) {

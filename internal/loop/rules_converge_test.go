@@ -348,3 +348,22 @@ func TestRule_CV6_DiffOverTheEnginesLimitIsSaidNotAwaited(t *testing.T) {
 		t.Fatalf("handed back at the limit: %s", p.Why)
 	}
 }
+
+func TestRule_CV4_AHandMadeUndoOfTheLoopsCommitTurnsAutoFixOff(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.YieldFor = 0
+	o := obs(sha3, 10*time.Minute, done("bugbot", sha3, 20, elsewhere))
+	o.HeadPusher = "alice"
+	o.Pushes = &PushHistory{Base: sha2, Head: sha3, Status: "ahead", Undone: []string{sha2},
+		Commits: []HeadCommit{{SHA: sha3, Message: "Put Div back", AuthorLogin: "alice"}}}
+	p, got := Decide(afterFix(t), o, cfg)
+	wantAction(t, p, ActionHandBack, EndNoFixes)
+	if got.AutofixOff == nil || !strings.Contains(got.AutofixOff.Reason, "undid review-loop's commit 2222222") || got.AutofixOff.By != "alice" {
+		t.Fatalf("autofix off = %+v", got.AutofixOff)
+	}
+	// Only the loop's own commits count.
+	o.Pushes.Undone = []string{sha1}
+	if _, got = Decide(afterFix(t), o, cfg); got.AutofixOff != nil {
+		t.Fatalf("autofix off for a commit that is not the loop's: %+v", got.AutofixOff)
+	}
+}
