@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -188,4 +189,54 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// ForcePushAs rewrites branch: it commits files on top of onto (a commit
+// of the branch's history) by author and force-pushes the result, so the
+// commits after onto are no longer on the branch.
+func (f *Fake) ForcePushAs(owner, repoName, branch, onto string, files map[string]string, message, author string) (string, error) {
+	f.mu.Lock()
+	r := f.repos[key(owner, repoName)]
+	f.mu.Unlock()
+	if r == nil {
+		return "", fmt.Errorf("no repository %s/%s", owner, repoName)
+	}
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "ghfake-force-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	for _, s := range [][]string{{"init", "-q", "-b", branch}, {"fetch", "-q", r.bare, "refs/heads/" + branch}, {"reset", "-q", "--hard", onto}} {
+		if _, err := git(ctx, tmp, s...); err != nil {
+			return "", err
+		}
+	}
+	for n, content := range files {
+		p := filepath.Join(tmp, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return "", err
+		}
+	}
+	args := []string{"commit", "-q", "--allow-empty", "-m", message}
+	if author != "" {
+		args = append(args, "--author", author)
+	}
+	for _, s := range [][]string{{"add", "-A"}, args, {"push", "-q", r.bare, "+HEAD:refs/heads/" + branch}} {
+		if _, err := git(ctx, tmp, s...); err != nil {
+			return "", err
+		}
+	}
+	sha, err := git(ctx, tmp, "rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	f.mu.Lock()
+	events := f.syncRepoLocked(r)
+	f.mu.Unlock()
+	f.firePush(events)
+	return sha, nil
 }

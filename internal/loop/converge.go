@@ -321,12 +321,6 @@ func (d *decider) readPushes() {
 		s.AutofixOff = &state.AutofixOff{Reason: fmt.Sprintf("the branch was force-pushed: review-loop's commit %s is no longer in the PR (head %s)", short(fc.SHA), short(d.head)),
 			Commit: fc.SHA, By: d.obs.HeadPusher, At: d.obs.Now}
 	}
-	for _, sha := range p.Undone {
-		if fc, ok := ours(sha); ok && s.AutofixOff == nil {
-			s.AutofixOff = &state.AutofixOff{Reason: fmt.Sprintf("a push undid review-loop's commit %s: its files are back as they were before it (head %s)", short(fc.SHA), short(d.head)),
-				Commit: fc.SHA, By: d.obs.HeadPusher, At: d.obs.Now}
-		}
-	}
 	for _, c := range p.Commits {
 		for _, m := range revertRe.FindAllStringSubmatch(c.Message, -1) {
 			if fc, ok := ours(m[1]); ok && s.AutofixOff == nil {
@@ -351,6 +345,13 @@ func (d *decider) readPushes() {
 			d.yield(fmt.Sprintf("a push by %s (commit %s)", fixer, short(c.SHA)))
 		}
 		d.engineFixed(c, fixer)
+	}
+	// A hand-made undo, when no revert message said so.
+	for _, sha := range p.Undone {
+		if fc, ok := ours(sha); ok && s.AutofixOff == nil {
+			s.AutofixOff = &state.AutofixOff{Reason: fmt.Sprintf("a push undid review-loop's commit %s: its files are back as they were before it (head %s)", short(fc.SHA), short(d.head)),
+				Commit: fc.SHA, By: d.obs.HeadPusher, At: d.obs.Now}
+		}
 	}
 	if a := s.AutofixOff; a != nil && a.At.Equal(d.obs.Now) {
 		d.event(state.Event{Name: state.EventIterError, SHA: d.head, Reason: "autofix-off", Detail: a.Reason + " (CV4)"})

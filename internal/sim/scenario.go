@@ -327,6 +327,10 @@ type PushEvent struct {
 	Author  string            `yaml:"author"`
 	Message string            `yaml:"message"`
 	Files   map[string]string `yaml:"files"`
+	// Force rewrites the branch: the commit is made on the parent of the
+	// head and force-pushed, so the head commit (review-loop's latest
+	// fix, say) is no longer in the PR (CV4).
+	Force bool `yaml:"force"`
 }
 
 // FaultEvent is a fault injected into the fake GitHub.

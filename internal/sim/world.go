@@ -642,7 +642,13 @@ func (w *World) outsidePush(p PushEvent) error {
 		msg = "Outside change"
 	}
 	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
-	sha, err := w.Fake.PushCommit(w.Owner, w.Repo, snap.HeadRef, p.Files, msg)
+	var sha string
+	var err error
+	if p.Force {
+		sha, err = w.Fake.ForcePushAs(w.Owner, w.Repo, snap.HeadRef, snap.HeadSHA+"^", p.Files, msg, "")
+	} else {
+		sha, err = w.Fake.PushCommit(w.Owner, w.Repo, snap.HeadRef, p.Files, msg)
+	}
 	if err != nil {
 		return err
 	}
