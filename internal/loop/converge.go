@@ -211,13 +211,20 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 	s := &d.s
 	var back *state.Induced
 	var backOf state.FixedRef
+	if len(s.FixCommits) == 0 {
+		return nil, backOf
+	}
+	index := make(map[string]int, len(s.Induced))
+	for i, in := range s.Induced {
+		index[in.FindingID] = i
+	}
 	for _, f := range fresh {
 		fc, ok := d.inducedBy(f)
 		if !ok {
 			continue
 		}
-		i := slices.IndexFunc(s.Induced, func(in state.Induced) bool { return in.FindingID == f.ID })
-		if i < 0 {
+		i, seen := index[f.ID]
+		if !seen {
 			in := state.Induced{FindingID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Path: f.Path, Line: f.Line,
 				Title: oneLine(f.Title), Commit: fc.SHA, Round: fc.Round, Seen: s.Iteration}
 			for _, x := range fc.Fixed {
@@ -235,6 +242,7 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 			}
 			s.Induced = append(s.Induced, in)
 			i = len(s.Induced) - 1
+			index[f.ID] = i
 			d.event(state.Event{Name: state.EventReviewDetected, Engine: f.Engine, SHA: fc.SHA, Reason: "fix-induced",
 				Detail: fmt.Sprintf("%s on lines changed by fix %s (fixing %s) (CV1)", f.ID, short(fc.SHA), strings.Join(in.Fixed, ", "))})
 		}
@@ -395,9 +403,16 @@ func (d *decider) engineFixed(c HeadCommit, fixer string) {
 // hold lists a finding for a human instead of fixing it.
 func (d *decider) hold(f Finding, rule, why string) {
 	s := &d.s
-	if slices.ContainsFunc(s.Held, func(h state.Held) bool { return h.FindingID == f.ID }) {
+	if d.held == nil {
+		d.held = make(map[string]bool, len(s.Held))
+		for _, h := range s.Held {
+			d.held[h.FindingID] = true
+		}
+	}
+	if d.held[f.ID] {
 		return
 	}
+	d.held[f.ID] = true
 	s.Held = append(s.Held, state.Held{FindingID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Path: f.Path, Line: f.Line,
 		Title: oneLine(f.Title), Rule: rule, Why: why})
 }
@@ -431,9 +446,13 @@ func (d *decider) scopeGuard(fresh []Finding) []Finding {
 	cooled := cfg.ProseRounds > 0 && s.ProseRounds >= cfg.ProseRounds
 	kept := fresh[:0:0]
 	actedOnProse := false
+	fixedByEngine := make(map[string]bool, len(s.EngineFixed))
+	for _, id := range s.EngineFixed {
+		fixedByEngine[id] = true
+	}
 	for _, f := range fresh {
 		switch {
-		case slices.Contains(s.EngineFixed, f.ID):
+		case fixedByEngine[f.ID]:
 			d.hold(f, "CV5", "an engine's own fixer already fixed it; not fixed again")
 		case f.Path != "" && OutOfScope(f.Path, cfg.PathsIgnore):
 			d.hold(f, "CV6", "in a path listed under paths-ignore; never fixed")

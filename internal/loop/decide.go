@@ -53,6 +53,8 @@ type decider struct {
 	// proseRound: the findings sent to triage include prose or nitpick
 	// ones (CV3).
 	proseRound bool
+	// held indexes the findings listed for a human (CV3, CV5, CV6).
+	held map[string]bool
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
