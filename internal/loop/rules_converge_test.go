@@ -367,4 +367,3 @@ func TestRule_CV4_AHandMadeUndoOfTheLoopsCommitTurnsAutoFixOff(t *testing.T) {
 		t.Fatalf("autofix off for a commit that is not the loop's: %+v", got.AutofixOff)
 	}
 }
-
