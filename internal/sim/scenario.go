@@ -93,6 +93,9 @@ type PR struct {
 	// Protected protects the head branch once the PR is open: the branch
 	// API says so and pushes to it are refused, as GitHub does.
 	Protected bool `yaml:"protected"`
+	// Additions is the PR's size in added lines as GitHub reports it
+	// (default: the fake's 3), to stand for a very large PR (CV6).
+	Additions int `yaml:"additions"`
 }
 
 // TokenOptions say which tokens the action is given besides GITHUB_TOKEN.

@@ -226,7 +226,7 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 		files = map[string]string{".keep": ""}
 	}
 	n, err := fake.CreatePR(r.Owner, r.Name, ghfake.PROptions{Title: sc.PR.Title, Body: sc.PR.Body, Author: sc.PR.Author,
-		Head: sc.PR.Branch, Base: r.DefaultBranch, Draft: sc.PR.Draft, Fork: sc.PR.Fork, Files: files})
+		Head: sc.PR.Branch, Base: r.DefaultBranch, Draft: sc.PR.Draft, Fork: sc.PR.Fork, Files: files, Additions: sc.PR.Additions})
 	if err != nil {
 		return nil, err
 	}
