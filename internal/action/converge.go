@@ -122,6 +122,18 @@ func pushHistory(base, head string, cmp *github.Comparison) *loop.PushHistory {
 	return p
 }
 
+// fixersRunning are the engine fixers whose check run on the head has
+// not completed (CV5).
+func (c *prCycle) fixersRunning() []loop.FixerRun {
+	var out []loop.FixerRun
+	for _, cr := range c.obs.CheckRuns {
+		if n := loop.EngineFixerCheck(cr.AppSlug, cr.Name); n != "" && cr.Status != "COMPLETED" {
+			out = append(out, loop.FixerRun{Fixer: n, StartedAt: cr.StartedAt})
+		}
+	}
+	return out
+}
+
 // generated are the .gitattributes patterns of the checkout marked
 // linguist-generated (CV6); none without a checkout.
 func (c *prCycle) generated() []string {

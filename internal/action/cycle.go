@@ -540,7 +540,7 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
-		Pushes: c.pushes(ctx), Generated: c.generated(),
+		Pushes: c.pushes(ctx), Generated: c.generated(), FixersRunning: c.fixersRunning(),
 	}
 	o.Budget, o.GraphQLBudget = c.budgets(ctx)
 	return o

@@ -400,6 +400,41 @@ func (d *decider) engineFixed(c HeadCommit, fixer string) {
 	}
 }
 
+// FixerRun is an engine fixer at work on the head (CV5).
+type FixerRun struct {
+	Fixer     string // "Bugbot Autofix"
+	StartedAt time.Time
+}
+
+// fixerAppSlugs name the engine fixers by the app of their check run.
+var fixerAppSlugs = map[string]string{"cursor": "Bugbot Autofix", "coderabbitai": "CodeRabbit autofix"}
+
+// EngineFixerCheck names the engine fixer a check run belongs to: an
+// engine's app whose check is named for its autofix ("Cursor / Cursor
+// Bugbot Autofix", ENGINES.md round 3); "" for any other check.
+func EngineFixerCheck(appSlug, name string) string {
+	if !strings.Contains(strings.ToLower(name), "autofix") {
+		return ""
+	}
+	return fixerAppSlugs[strings.ToLower(appSlug)]
+}
+
+// racing is CV5's "never raced": an engine fixer at work on the head,
+// for no longer than StallFactor times the default latency (a run stuck
+// longer does not hold the loop forever).
+func (d *decider) racing() string {
+	var names []string
+	for _, r := range d.obs.FixersRunning {
+		if !r.StartedAt.IsZero() && d.obs.Now.Sub(r.StartedAt) > time.Duration(d.cfg.StallFactor)*d.cfg.DefaultLatency {
+			continue
+		}
+		if !slices.Contains(names, r.Fixer) {
+			names = append(names, r.Fixer)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // hold lists a finding for a human instead of fixing it.
 func (d *decider) hold(f Finding, rule, why string) {
 	s := &d.s

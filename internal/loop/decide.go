@@ -622,6 +622,12 @@ func (d *decider) tree(progress bool) {
 	if d.holdForHumans(&fresh) {
 		return
 	}
+	// CV5: never race an engine's own fixer at work on the head.
+	if who := d.racing(); who != "" && len(fresh) > 0 {
+		d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
+		d.plan.Why = "CV5: " + who + " is at work on the head; review-loop does not race it and fixes nothing meanwhile"
+		return
+	}
 	if a := s.AutofixOff; a != nil && len(fresh) > 0 {
 		d.plan.Triage = fresh
 		d.handBack(EndNoFixes, fmt.Sprintf("CV4: auto-fix is off for this PR since %s (%s); `@review-loop resume` turns it back on",

@@ -39,6 +39,9 @@ type Observation struct {
 	Pushes *PushHistory
 	// Generated are the .gitattributes patterns marked linguist-generated (CV6).
 	Generated []string
+	// FixersRunning are engine fixers at work on the head (an Autofix
+	// check run not yet completed), CV5.
+	FixersRunning []FixerRun
 	// Budget and GraphQLBudget are the repository's REST and GraphQL API
 	// budgets as last reported; nil when unknown (B7).
 	Budget        *Budget

@@ -367,3 +367,20 @@ func TestRule_CV4_AHandMadeUndoOfTheLoopsCommitTurnsAutoFixOff(t *testing.T) {
 		t.Fatalf("autofix off for a commit that is not the loop's: %+v", got.AutofixOff)
 	}
 }
+
+func TestRule_CV5_AnEngineFixerAtWorkOnTheHeadIsNeverRaced(t *testing.T) {
+	if EngineFixerCheck("cursor", "Cursor / Cursor Bugbot Autofix") != "Bugbot Autofix" || EngineFixerCheck("cursor", "Cursor Bugbot") != "" ||
+		EngineFixerCheck("github-actions", "autofix") != "" {
+		t.Fatal("EngineFixerCheck misreads a check run")
+	}
+	o := obs(sha1, 10*time.Minute, done("bugbot", sha1, 20, elsewhere))
+	o.FixersRunning = []FixerRun{{Fixer: "Bugbot Autofix", StartedAt: o.Now.Add(-2 * time.Minute)}}
+	p, _ := Decide(active(sha1, "bugbot"), o, DefaultConfig())
+	if p.Action != ActionWait || !strings.Contains(p.Why, "CV5: Bugbot Autofix is at work on the head") {
+		t.Fatalf("plan %s (%s), want a wait for Bugbot Autofix", p.Action, p.Why)
+	}
+	// A fixer run stuck past the stall bound no longer holds the loop.
+	o.FixersRunning[0].StartedAt = o.Now.Add(-time.Hour)
+	p, _ = Decide(active(sha1, "bugbot"), o, DefaultConfig())
+	wantAction(t, p, ActionFix, "")
+}
