@@ -322,6 +322,7 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 		_ = repo.Git.RestoreAll(ctx)
 		return "", fmt.Errorf("committing the cycle's fixes: %w", err)
 	}
+	c.recordFixCommit(ctx, repo.Git, sha, cyc, byID)
 	c.st = loop.RecordPendingPush(c.st, sha)
 	if err := c.save(ctx); err != nil { // write-ahead: saved before the push
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)

@@ -27,10 +27,15 @@ type Config struct {
 	TriggerPhrase       string
 	AllowedAssociations []string
 
-	MaxCommits           int
-	MaxActiveMinutes     int
-	MaxIdlePolls         int
-	YieldMinutes         int // how long review-loop yields to a person (HY1)
+	MaxCommits       int
+	MaxActiveMinutes int
+	MaxIdlePolls     int
+	YieldMinutes     int // how long review-loop yields to a person (HY1)
+	// DivergenceStop, ProseRounds and PathsIgnore are the convergence
+	// rules' settings (CV2, CV3, CV6).
+	DivergenceStop       bool
+	ProseRounds          int
+	PathsIgnore          []string
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool
@@ -118,6 +123,7 @@ var inputNames = []string{
 	"sweep-fanout", "rate-limit-floor",
 	"openai-api-key", "fixer-model", "fixer-max-turns",
 	"yield-minutes", "ci-workflows",
+	"divergence-stop", "prose-rounds", "paths-ignore",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -169,6 +175,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		MaxActiveMinutes:     num("max-active-minutes", 240),
 		MaxIdlePolls:         num("max-idle-polls", 10),
 		YieldMinutes:         num("yield-minutes", 30),
+		ProseRounds:          num("prose-rounds", 2),
+		PathsIgnore:          splitList(in("paths-ignore", "")),
 		StallFactor:          num("stall-factor", 3),
 		MaxConsecutiveErrors: num("max-consecutive-errors", 2),
 		CopilotOnly:          boolean("copilot-only"),
@@ -216,6 +224,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		Actor:       getenv("GITHUB_ACTOR"),
 	}
 	_ = in("binary-path", "") // consumed by action.yml before the binary runs
+	if raw := in("divergence-stop", "true"); raw != "" {
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("input divergence-stop: %q is not true or false", raw))
+		}
+		c.DivergenceStop = b
+	}
 
 	if raw := in("pr", ""); raw != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(raw, "#"))

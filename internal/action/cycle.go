@@ -54,6 +54,10 @@ type prCycle struct {
 	ledger ledgered
 	// rateRead is set once this cycle asked for the REST budget (B7).
 	rateRead bool
+	// pushesRead and pushHistory: the commits pushed since the last
+	// look, read once per cycle (CV4, CV5).
+	pushesRead  bool
+	pushHistory *loop.PushHistory
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -536,6 +540,7 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
+		Pushes: c.pushes(ctx), Generated: c.generated(), FixersRunning: c.fixersRunning(),
 	}
 	o.Budget, o.GraphQLBudget = c.budgets(ctx)
 	return o

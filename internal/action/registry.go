@@ -23,6 +23,8 @@ type repoConfig struct {
 	catalogue   *triage.Catalogue
 	// sharedPaths are the `shared-paths` globs of shared helpers (TR2).
 	sharedPaths []string
+	// pathsIgnore are the `paths-ignore` globs of files never fixed (CV6).
+	pathsIgnore []string
 	// prices are the `prices` of the cost ledger's estimate (CL1).
 	prices report.Prices
 }
@@ -59,11 +61,13 @@ func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
 	}
 	var shared struct {
 		SharedPaths []string `yaml:"shared-paths"`
+		PathsIgnore []string `yaml:"paths-ignore"`
 	}
 	if err := yaml.Unmarshal(raw, &shared); err != nil {
 		return rc, fmt.Errorf("%s: shared-paths: %w", file, err)
 	}
 	rc.sharedPaths = shared.SharedPaths
+	rc.pathsIgnore = shared.PathsIgnore
 	if rc.prices, err = parsePrices(raw); err != nil {
 		return rc, fmt.Errorf("%s: %w", file, err)
 	}

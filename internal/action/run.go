@@ -169,6 +169,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	if r.loopCfg, err = loopConfig(cfg); err != nil {
 		return Result{}, err
 	}
+	r.loopCfg.PathsIgnore = append(r.loopCfg.PathsIgnore, rc.pathsIgnore...)
 	r.judge = d.Judge
 	if r.judge == nil {
 		if r.judge, err = buildJudgeAt(cfg, d.AnthropicBaseURL); err != nil {
@@ -352,6 +353,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc.PollTimeout = c.PollTimeout
 	lc.KeepDraft = c.KeepDraft
 	lc.RateLimitFloor, lc.RateLimitFloorPercent = c.RateLimitFloor, c.RateLimitFloorPercent
+	lc.DivergenceStop, lc.ProseRounds, lc.PathsIgnore = c.DivergenceStop, c.ProseRounds, c.PathsIgnore
 	if err := lc.Validate(); err != nil {
 		return lc, fmt.Errorf("inputs: %w", err)
 	}

@@ -498,6 +498,9 @@ type PROptions struct {
 	Draft  bool
 	Fork   bool              // the head repository is a fork
 	Files  map[string]string // committed on the head branch; default one file
+	// Additions is the PR's size in added lines as GitHub reports it;
+	// default 3. A large value stands for a PR too big to commit here.
+	Additions int
 }
 
 // CreatePR creates the head branch in the bare repository and opens a pull
@@ -533,7 +536,7 @@ func (f *Fake) CreatePR(owner, repoName string, o PROptions) (int, error) {
 	f.userLocked(o.Author)
 	p := &pr{repo: r, Number: r.nextNumber, Title: o.Title, Body: o.Body, Author: o.Author, State: "OPEN",
 		Draft: o.Draft, HeadRef: o.Head, BaseRef: o.Base, Fork: o.Fork, headSHA: sha, commits: []string{sha},
-		CreatedAt: f.opts.Now().UTC(), Additions: 3, Deletions: 0}
+		CreatedAt: f.opts.Now().UTC(), Additions: max(o.Additions, 3), Deletions: 0}
 	p.HeadRepo = owner + "/" + repoName
 	if o.Fork {
 		p.HeadRepo = o.Author + "/" + repoName

@@ -60,6 +60,12 @@ func initBare(ctx context.Context, dir, branch string) error {
 // commitFiles commits files on top of from (a branch; empty for a root
 // commit) and pushes the result to branch through the hooks.
 func commitFiles(ctx context.Context, bare, branch, from string, files map[string]string, msg string) (string, error) {
+	return commitFilesAs(ctx, bare, branch, from, files, msg, "")
+}
+
+// commitFilesAs is commitFiles with the commit's author ("Name <email>"),
+// or ghfake's when empty.
+func commitFilesAs(ctx context.Context, bare, branch, from string, files map[string]string, msg, author string) (string, error) {
 	tmp, err := os.MkdirTemp("", "ghfake-work-")
 	if err != nil {
 		return "", err
@@ -93,7 +99,11 @@ func commitFiles(ctx context.Context, bare, branch, from string, files map[strin
 	if _, err := git(ctx, tmp, "add", "-A"); err != nil {
 		return "", err
 	}
-	if _, err := git(ctx, tmp, "commit", "-q", "--allow-empty", "-m", msg); err != nil {
+	args := []string{"commit", "-q", "--allow-empty", "-m", msg}
+	if author != "" {
+		args = append(args, "--author", author)
+	}
+	if _, err := git(ctx, tmp, args...); err != nil {
 		return "", err
 	}
 	if _, err := git(ctx, tmp, "push", "-q", bare, "HEAD:refs/heads/"+branch); err != nil {

@@ -54,6 +54,7 @@ func buildMux() {
 	h("POST /repos/{owner}/{repo}/issues/{number}/labels", addLabels)
 	h("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name}", removeLabel)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
+	h("GET /repos/{owner}/{repo}/compare/{basehead}", compareCommits)
 	h("GET /repos/{owner}/{repo}/contents/{path...}", getContent)
 	h("GET /repos/{owner}/{repo}/collaborators/{username}/permission", getCollaboratorPermission)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)

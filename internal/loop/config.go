@@ -59,6 +59,16 @@ type Config struct {
 	// YieldFor is how long a person's push, changes-requested review or
 	// thread reply pauses the fixing (HY1).
 	YieldFor time.Duration
+	// DivergenceStop hands back "diverging" when the loop's fixes feed
+	// the engines new findings (CV2); on by default.
+	DivergenceStop bool
+	// ProseRounds is how many fix rounds act on prose-only and nitpick
+	// findings; later ones are listed for a human (CV3). Zero: no limit.
+	ProseRounds int
+	// PathsIgnore are globs of files the loop never fixes (CV6).
+	PathsIgnore []string
+	// EngineLimits are the engines' own diff limits (CV6).
+	EngineLimits map[string]DiffLimit
 }
 
 // DefaultConfig returns the documented defaults.
@@ -87,6 +97,9 @@ func DefaultConfig() Config {
 		LargePRLines:         2000,
 		// B7: a tenth of the budget is kept for fixes and hand-backs.
 		RateLimitFloorPercent: 10,
+		DivergenceStop:        true,
+		ProseRounds:           2,
+		EngineLimits:          DefaultEngineLimits(),
 	}
 }
 

@@ -37,6 +37,8 @@ type eval struct {
 	// recalled are findings raised again after a remembered won't-fix
 	// decision (WF1): not active.
 	recalled []*Finding
+	// tooLarge: the diff is over the engine's own limit (CV6).
+	tooLarge bool
 }
 
 type decider struct {
@@ -48,6 +50,11 @@ type decider struct {
 	ev   []*eval
 	// outsidePush: this cycle saw a push that is not ours (W3, HY1).
 	outsidePush bool
+	// proseRound: the findings sent to triage include prose or nitpick
+	// ones (CV3).
+	proseRound bool
+	// held indexes the findings listed for a human (CV3, CV5, CV6).
+	held map[string]bool
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
@@ -59,6 +66,9 @@ func Decide(st state.State, obs Observation, cfg Config) (Plan, state.State) {
 	d.decide()
 	d.notInstalled()
 	d.untriggerable()
+	d.inducedNotices()
+	d.heldNotices()
+	d.tooLargeNotices()
 	d.report()
 	return d.plan, d.s
 }
@@ -121,6 +131,7 @@ func (d *decider) decide() {
 	}) {
 		d.plan.MarkReady = true
 	}
+	d.readPushes()
 	d.yieldToHumans()
 	newFinding := slices.ContainsFunc(d.ev, func(e *eval) bool { return e.newSeen })
 	if newPush || newFinding {
@@ -162,6 +173,7 @@ func (d *decider) detectPush() bool {
 			s.LastPushSHA = head
 			s.Commits++
 		}
+		markPushed(s, head)
 		s.PendingPushSHA = ""
 		newPush = head != prev
 	case head == prev:
@@ -348,6 +360,9 @@ func (d *decider) classify(e *eval) {
 	switch {
 	case !v.Installed:
 		e.out, e.verdict, e.note = true, VerdictErrored, "not installed: "+v.NotInstalled
+	case d.tooLarge(v.Engine) != "":
+		// CV6: the engine will not review a diff over its own limit.
+		e.out, e.verdict, e.note, e.tooLarge = true, VerdictErrored, d.tooLarge(v.Engine), true
 	case e.cooling:
 		// T8: out of the sync gate, not triggered, not waited on.
 		e.out, e.verdict, e.note = true, VerdictErrored, quotaNote(es)
@@ -484,6 +499,13 @@ func (d *decider) tree(progress bool) {
 		d.handBack(EndBound, fmt.Sprintf("B2: %d active minutes reached the bound of %d", s.ActiveSeconds/60, cfg.MaxActiveMinutes))
 		return
 	}
+	// CV1, CV2: findings raised on the loop's own fix; a fixed defect
+	// come back on the fix's lines stops the fixing before W2 would.
+	if back, of := d.markInduced(d.freshFindings()); back != nil && cfg.DivergenceStop {
+		d.handBack(EndDiverging, fmt.Sprintf("CV2: %s is the same defect as %s (%s), back on the lines its fix %s changed: %s",
+			back.FindingID, of.ID, oneLine(of.Title), short(back.Commit), chain(*back)))
+		return
+	}
 	// (b) W2 no-progress.
 	if why := d.noProgress(); why != "" {
 		d.handBack(EndNoProgress, why)
@@ -589,8 +611,27 @@ func (d *decider) tree(progress bool) {
 	}
 	// DD1: one defect flagged by several engines is one finding.
 	fresh = Dedup(fresh)
+	// CV3, CV5, CV6: what the loop never fixes is listed for a human.
+	fresh = d.scopeGuard(fresh)
+	if why := d.divergingWhy(); why != "" && cfg.DivergenceStop && len(fresh) > 0 {
+		d.plan.Triage = fresh
+		d.handBack(EndDiverging, why)
+		return
+	}
 	// HY1: never edit what a person is working on.
 	if d.holdForHumans(&fresh) {
+		return
+	}
+	// CV5: never race an engine's own fixer at work on the head.
+	if who := d.racing(); who != "" && len(fresh) > 0 {
+		d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
+		d.plan.Why = "CV5: " + who + " is at work on the head; review-loop does not race it and fixes nothing meanwhile"
+		return
+	}
+	if a := s.AutofixOff; a != nil && len(fresh) > 0 {
+		d.plan.Triage = fresh
+		d.handBack(EndNoFixes, fmt.Sprintf("CV4: auto-fix is off for this PR since %s (%s); `@review-loop resume` turns it back on",
+			a.At.UTC().Format(time.RFC3339), a.Reason))
 		return
 	}
 	if len(fresh) > 0 {
@@ -603,6 +644,9 @@ func (d *decider) tree(progress bool) {
 			d.handBack(EndNoFixes, "fork PR: report-only, no fixes are made")
 		default:
 			s.Iteration++
+			if d.proseRound {
+				s.ProseRounds++
+			}
 			for _, e := range d.ev {
 				if len(e.fresh) > 0 && !e.out {
 					es := s.EngineStates[e.view.Engine]
@@ -650,6 +694,8 @@ func (d *decider) terminal(b3 bool) {
 	switch {
 	case len(d.ev) == 0:
 		d.handBack(EndError, "no engine selected")
+	case !slices.ContainsFunc(d.ev, func(e *eval) bool { return !e.tooLarge }):
+		d.handBack(EndTooLarge, "CV6: skipped: too large — the diff is over every selected engine's own limit; no review will come")
 	case clean && d.cfg.CopilotOnly:
 		d.handBack(EndNoComments, "W4: the latest review has no comments")
 	case clean:
@@ -698,7 +744,9 @@ func (d *decider) noProgress() string {
 	for _, e := range d.ev {
 		for _, f := range e.fresh {
 			k := NoProgressKey(*f)
-			if k == "" {
+			if k == "" || d.cooled(e, *f) {
+				// CV3: a finding past its rounds is listed, not fixed:
+				// no fix of it is attempted, so it shows no lack of progress.
 				continue
 			}
 			n := d.s.NoProgress[e.view.Engine][k] + d.s.NoProgress[state.LegacyEngine][k]

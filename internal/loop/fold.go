@@ -122,6 +122,7 @@ func RecordPush(st state.State, sha string) state.State {
 	if s.LastPushSHA != sha {
 		s.Commits++
 	}
+	markPushed(&s, sha)
 	s.LastPushSHA = sha
 	if s.PendingPushSHA == sha {
 		s.PendingPushSHA = ""
@@ -284,6 +285,14 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 	case CommandResume:
 		// HY1: the maintainer says the person is done; the fixing resumes.
 		s.Yield, s.Paused = nil, nil
+		// CV4: resume turns auto-fix back on after a revert or force-push,
+		// and reopens the loop that ended for it.
+		if s.AutofixOff != nil {
+			s.AutofixOff = nil
+			if s.Status == state.StatusDone && s.EndReason == string(EndNoFixes) {
+				s.Status, s.EndReason = state.StatusActive, ""
+			}
+		}
 		ev.Name, ev.Reason = state.EventRunStart, "resume"
 	case CommandApprove, CommandSkip:
 		if strings.TrimSpace(cmd.FindingID) == "" {
@@ -318,5 +327,8 @@ func restart(s state.State, at time.Time) state.State {
 	n.Events, n.EventsDropped, n.Notices, n.Installed = s.Events, s.EventsDropped, s.Notices, s.Installed
 	n.Triage, n.Approvals, n.Skips, n.NonBlocking = s.Triage, s.Approvals, s.Skips, s.NonBlocking
 	n.LastPushSHA, n.LastObservedSHA = s.LastPushSHA, s.LastObservedSHA
+	// CV4, CV5: the PR's history of fixes and what turned auto-fix off
+	// outlive a loop; only resume (or reset) forgets them.
+	n.FixCommits, n.AutofixOff, n.EngineFixed = s.FixCommits, s.AutofixOff, s.EngineFixed
 	return n
 }

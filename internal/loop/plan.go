@@ -32,6 +32,16 @@ type Observation struct {
 	// Commits and ChangedLines (additions + deletions) size the PR (H7).
 	Commits      int
 	ChangedLines int
+	// ChangedChars is the size of the diff in characters, 0 when unknown (CV6).
+	ChangedChars int
+	// Pushes are the commits pushed since the loop's last look, read when
+	// the head moved by an outside push; nil when not read (CV4, CV5).
+	Pushes *PushHistory
+	// Generated are the .gitattributes patterns marked linguist-generated (CV6).
+	Generated []string
+	// FixersRunning are engine fixers at work on the head (an Autofix
+	// check run not yet completed), CV5.
+	FixersRunning []FixerRun
 	// Budget and GraphQLBudget are the repository's REST and GraphQL API
 	// budgets as last reported; nil when unknown (B7).
 	Budget        *Budget

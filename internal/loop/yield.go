@@ -41,12 +41,19 @@ type HumanActivity struct {
 // not work in progress.
 func (d *decider) yieldToHumans() {
 	s, now, y := &d.s, d.obs.Now, d.cfg.YieldFor
-	if d.outsidePush && y > 0 && !(d.obs.HeadPusher != "" && d.obs.HeadPusherBot) {
+	// CV5: an engine's own fixer pushing is yielded to as a person is.
+	fixer := EngineFixer(d.obs.HeadPusher, "")
+	if d.outsidePush && y > 0 && (!(d.obs.HeadPusher != "" && d.obs.HeadPusherBot) || fixer != "") {
 		who := "an outside push by someone review-loop cannot name"
-		if d.obs.HeadPusher != "" {
+		switch {
+		case fixer != "":
+			who = "a push by " + fixer + " (@" + d.obs.HeadPusher + ")"
+		case d.obs.HeadPusher != "":
 			who = "a push by @" + d.obs.HeadPusher
 		}
-		d.yield(who + " (head " + short(d.head) + ")")
+		if s.Yield == nil || !s.Yield.Until.Equal(now.Add(y)) {
+			d.yield(who + " (head " + short(d.head) + ")")
+		}
 	}
 	seen := s.HumanSeenID
 	acts := slices.Clone(d.obs.Humans)

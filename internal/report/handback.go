@@ -20,7 +20,10 @@ var followUps = map[loop.EndReason]string{
 		"look at the engines still pending or finding, then raise the bound or finish by hand.",
 	loop.EndNoProgress: "The same finding category came back after a fix was attempted; the loop is going in circles — " +
 		"fix it by hand or skip it with `@review-loop skip <id>`.",
-	loop.EndStopped: "A maintainer stopped the loop; comment `@review-loop start` to resume it.",
+	loop.EndDiverging: "The loop's fixes fed the engines new findings on the lines they changed (or a fixed defect came back), so it stopped fixing; " +
+		"follow the chain named above, fix it by hand, then comment `@review-loop start`.",
+	loop.EndTooLarge: "The diff is over every selected engine's own size limit, so no review will come; split the PR or review it by hand.",
+	loop.EndStopped:  "A maintainer stopped the loop; comment `@review-loop start` to resume it.",
 	loop.EndError: "The loop could not go on (an engine or the action errored); read the notes and the event log, " +
 		"fix the cause, then comment `@review-loop start`.",
 }

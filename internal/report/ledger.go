@@ -153,6 +153,7 @@ func GateSummary(in Input, v loop.GateView) (title, summary string) {
 	if len(s.Engines) == 0 {
 		b.WriteString("_No engine selected yet._\n\n")
 	}
+	b.WriteString(Convergence(in.State))
 	engines := b.String()
 	if v.Conclusion == loop.GateFailure || v.Conclusion == loop.GateNeutral {
 		b.WriteString(handBack(in, s))

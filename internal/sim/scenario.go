@@ -93,6 +93,9 @@ type PR struct {
 	// Protected protects the head branch once the PR is open: the branch
 	// API says so and pushes to it are refused, as GitHub does.
 	Protected bool `yaml:"protected"`
+	// Additions is the PR's size in added lines as GitHub reports it
+	// (default: the fake's 3), to stand for a very large PR (CV6).
+	Additions int `yaml:"additions"`
 }
 
 // TokenOptions say which tokens the action is given besides GITHUB_TOKEN.
@@ -253,6 +256,25 @@ type ScriptedEvent struct {
 	// Kill is "after-push": the runner ends the next cycle right after its
 	// push, before the state is saved.
 	Kill string `yaml:"kill"`
+	// Revert is a person's `git revert` of review-loop's latest fix
+	// commit, pushed to the head branch (CV4).
+	Revert *RevertEvent `yaml:"revert"`
+	// Autofix is an engine's own fixer pushing its fix of a scripted
+	// finding to the head branch (CV5).
+	Autofix *AutofixEvent `yaml:"autofix"`
+}
+
+// RevertEvent is a person reverting review-loop's latest commit.
+type RevertEvent struct {
+	Author string `yaml:"author"`
+}
+
+// AutofixEvent is an engine fixer's commit: Bugbot Autofix applies the
+// scripted finding's fix and pushes it as cursor[bot] (ENGINES.md: the
+// author login of Cursor's commits and comments).
+type AutofixEvent struct {
+	Engine  string `yaml:"engine"`
+	Finding string `yaml:"finding"`
 }
 
 // CheckEvent is a completed check run on the PR head: a job of the
@@ -308,6 +330,10 @@ type PushEvent struct {
 	Author  string            `yaml:"author"`
 	Message string            `yaml:"message"`
 	Files   map[string]string `yaml:"files"`
+	// Force rewrites the branch: the commit is made on the parent of the
+	// head and force-pushed, so the head commit (review-loop's latest
+	// fix, say) is no longer in the PR (CV4).
+	Force bool `yaml:"force"`
 }
 
 // FaultEvent is a fault injected into the fake GitHub.
@@ -433,7 +459,7 @@ var (
 	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING", "UNPROVEN"}
 	// knownEnds are H5's end reasons; "" expects a loop that never
 	// handed back (a dry run writes no state).
-	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error"}
+	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error", "diverging", "too-large"}
 	knownSev   = []string{"", "critical", "high", "medium", "low"}
 	knownTraps = []string{"", "silent", "noop", "skip"}
 	knownWhere = []string{"", WhereThread, WhereOutsideDiff, WhereNitpick, WhereDuplicate}
@@ -570,6 +596,19 @@ func (sc Scenario) Validate() error {
 		bad("engines: script at least one engine")
 	}
 	texts := sc.fileTexts()
+	// A scripted fix is text a file can hold too: an engine may flag the
+	// loop's own fix (CV1). Appended after the files, so a finding is
+	// still anchored on the files (bots' locate).
+	for _, name := range sortedKeys(sc.Engines) {
+		e := sc.Engines[name]
+		for _, r := range append(slices.Clone(e.Rounds), derefRound(e.Default)...) {
+			for _, f := range r.Findings {
+				if f.Fix != "" {
+					texts[f.Path] = append(texts[f.Path], f.Fix)
+				}
+			}
+		}
+	}
 	seen := map[string]string{}
 	for _, name := range sortedKeys(sc.Engines) {
 		e := sc.Engines[name]
@@ -598,13 +637,13 @@ func (sc Scenario) Validate() error {
 	for i, ev := range sc.Events {
 		where := fmt.Sprintf("events[%d]", i)
 		n := 0
-		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Check != nil, ev.Kill != ""} {
+		for _, set := range []bool{ev.Comment != nil, ev.Review != nil, ev.Reply != nil, ev.Push != nil, ev.Fault != nil, ev.Check != nil, ev.Kill != "", ev.Revert != nil, ev.Autofix != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			bad("%s: set exactly one of comment, review, reply, push, fault, check, kill", where)
+			bad("%s: set exactly one of comment, review, reply, push, fault, check, kill, revert, autofix", where)
 		}
 		if ev.AfterCycle < 0 {
 			bad("%s.after_cycle: must not be negative", where)
@@ -647,6 +686,17 @@ func (sc Scenario) Validate() error {
 		case ev.Check != nil:
 			if ev.Check.Name == "" || ev.Check.App == "" || ev.Check.Conclusion == "" {
 				bad("%s.check: name, app and conclusion are required", where)
+			}
+		case ev.Revert != nil:
+			if ev.Revert.Author == "" {
+				bad("%s.revert.author: required", where)
+			}
+		case ev.Autofix != nil:
+			if ev.Autofix.Engine != Bugbot {
+				bad("%s.autofix.engine: %q, want bugbot (Bugbot Autofix)", where, ev.Autofix.Engine)
+			}
+			if seen[ev.Autofix.Finding] != ev.Autofix.Engine {
+				bad("%s.autofix.finding: %q is no scripted finding of %s", where, ev.Autofix.Finding, ev.Autofix.Engine)
 			}
 		case ev.Kill != "":
 			if ev.Kill != "after-push" {

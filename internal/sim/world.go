@@ -226,7 +226,7 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 		files = map[string]string{".keep": ""}
 	}
 	n, err := fake.CreatePR(r.Owner, r.Name, ghfake.PROptions{Title: sc.PR.Title, Body: sc.PR.Body, Author: sc.PR.Author,
-		Head: sc.PR.Branch, Base: r.DefaultBranch, Draft: sc.PR.Draft, Fork: sc.PR.Fork, Files: files})
+		Head: sc.PR.Branch, Base: r.DefaultBranch, Draft: sc.PR.Draft, Fork: sc.PR.Fork, Files: files, Additions: sc.PR.Additions})
 	if err != nil {
 		return nil, err
 	}
@@ -497,6 +497,10 @@ func (w *World) ApplyEvents(cycle int) error {
 			w.mu.Lock()
 			w.kill = true
 			w.mu.Unlock()
+		case ev.Revert != nil:
+			err = w.revertLastFix(*ev.Revert)
+		case ev.Autofix != nil:
+			err = w.autofix(*ev.Autofix)
 		}
 		if err != nil {
 			return fmt.Errorf("event after cycle %d: %w", cycle, err)
@@ -638,7 +642,13 @@ func (w *World) outsidePush(p PushEvent) error {
 		msg = "Outside change"
 	}
 	snap := w.Fake.PR(w.Owner, w.Repo, w.Number)
-	sha, err := w.Fake.PushCommit(w.Owner, w.Repo, snap.HeadRef, p.Files, msg)
+	var sha string
+	var err error
+	if p.Force {
+		sha, err = w.Fake.ForcePushAs(w.Owner, w.Repo, snap.HeadRef, snap.HeadSHA+"^", p.Files, msg, "")
+	} else {
+		sha, err = w.Fake.PushCommit(w.Owner, w.Repo, snap.HeadRef, p.Files, msg)
+	}
 	if err != nil {
 		return err
 	}

@@ -143,6 +143,23 @@ type State struct {
 	// Ledger is the loop's cost ledger (CL1); nil before anything was
 	// counted. Absent in states written before it existed.
 	Ledger *Ledger `json:"ledger,omitempty"`
+	// FixCommits are this loop's fix commits with the lines each changed
+	// and the findings it fixed (CV1, CV4). Added within version 1:
+	// older states decode with none.
+	FixCommits []FixCommit `json:"fix_commits,omitempty"`
+	// Induced are findings raised on lines a fix commit changed (CV1).
+	Induced []Induced `json:"induced,omitempty"`
+	// AutofixOff is set when a person reverted or force-pushed over a
+	// review-loop commit: no fix until `@review-loop resume` (CV4).
+	AutofixOff *AutofixOff `json:"autofix_off,omitempty"`
+	// Held are findings listed for a human instead of fixed (CV3, CV5, CV6).
+	Held []Held `json:"held,omitempty"`
+	// EngineFixed are ids of findings an engine's own fixer fixed: never
+	// fixed again (CV5).
+	EngineFixed []string `json:"engine_fixed,omitempty"`
+	// ProseRounds counts the fix rounds that acted on prose or nitpick
+	// findings (CV3).
+	ProseRounds int `json:"prose_rounds,omitempty"`
 }
 
 // Yield is a pause of the fixing half of the loop (HY1).
@@ -351,6 +368,7 @@ func (s State) Clone() State {
 		c.Gate = &g
 	}
 	c.Ledger = s.Ledger.clone()
+	cloneConverge(&c, s)
 	return c
 }
 

@@ -53,6 +53,13 @@ func full() State {
 		Ledger: &Ledger{Requested: map[string]int{"bugbot": 1}, Automatic: map[string]int{"bugbot": 1},
 			AskedSHA: map[string]string{"bugbot": "aaa"}, AutoSHA: map[string]string{"bugbot": "aaa"},
 			JobMinutes: 3, Cycles: 3, APIReads: 30, APIWrites: 9},
+		FixCommits: []FixCommit{{SHA: "aaa", Parent: "ccc", Round: 1, At: t0, Pushed: true,
+			Files: []ChangedFile{{Path: "a.go", Ranges: []LineRange{{Start: 3, End: 5}}}}, Fixed: []FixedRef{{ID: "bugbot-1", Path: "a.go", Line: 3}}}},
+		Induced:     []Induced{{FindingID: "bugbot-2", Commit: "aaa", Round: 1, Fixed: []string{"bugbot-1"}, Seen: 2}},
+		AutofixOff:  &AutofixOff{Reason: "@alice reverted review-loop's commit aaa", Commit: "aaa", By: "alice", At: t0},
+		Held:        []Held{{FindingID: "coderabbit-5", Rule: "CV3", Why: "nitpick"}},
+		EngineFixed: []string{"bugbot-7"},
+		ProseRounds: 2,
 	}
 }
 
