@@ -365,7 +365,11 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done"}'
 			g.e.env["PATH"] = bin + string(os.PathListSeparator) + os.Getenv("PATH")
 			// What the action's install step recorded.
 			g.e.env["REVIEW_LOOP_AGENT_SHA256"] = hex.EncodeToString(sum[:])
-			inputs := map[string]string{"engines": "copilot", "fixer": "claude-code", "anthropic-api-key": apiKey, "test-command": swap}
+			// The next review raises a finding on the lines the first fix
+			// changed; the divergence stop (CV2) would hand back before the
+			// agent is asked again, so it is off: this test is about the
+			// agent run.
+			inputs := map[string]string{"engines": "copilot", "fixer": "claude-code", "anthropic-api-key": apiKey, "test-command": swap, "divergence-stop": "false"}
 			_, pub := g.fixCycle(t, inputs)
 			fixed := g.e.fake.HeadSHA("octo", "app", 1)
 			if fixed == g.e.head {
