@@ -307,6 +307,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.TriggerPhrase == "" {
 		errs = append(errs, errors.New("input trigger-phrase: must not be empty"))
 	}
+	errs = append(errs, checkCommands(c)...)
 	var ciErr error
 	c.CIWorkflows, ciErr = ciWorkflowFiles(c.CIWorkflows)
 	errs = append(errs, ciErr)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/goccy/go-yaml"
 
@@ -21,9 +22,9 @@ import (
 type repoConfig struct {
 	definitions []declarative.Definition
 	catalogue   *triage.Catalogue
-	// sharedPaths are the `shared-paths` globs of shared helpers (TR2).
+	// sharedPaths are the `shared_paths` globs of shared helpers (TR2).
 	sharedPaths []string
-	// pathsIgnore are the `paths-ignore` globs of files never fixed (CV6).
+	// pathsIgnore are the `paths_ignore` globs of files never fixed (CV6).
 	pathsIgnore []string
 	// prices are the `prices` of the cost ledger's estimate (CL1).
 	prices report.Prices
@@ -49,29 +50,53 @@ func loadRepoConfig(workspace, file string) (repoConfig, error) {
 	return parseRepoConfig(raw, file)
 }
 
-// parseRepoConfig reads the repository config file's content.
+// parseRepoConfig reads the repository config file's content. Every
+// problem is reported at once, one line each, each line naming the file
+// once: a YAML syntax error is one line with its line and column, an
+// unknown key is an error with the nearest known one.
 func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
 	rc := repoConfig{catalogue: triage.Builtin()}
+	var top map[string]any
+	if err := yaml.Unmarshal(raw, &top); err != nil {
+		return rc, fileProblems(file, problemLines(err))
+	}
+	problems := checkRepoConfigKeys(top)
 	var err error
 	if rc.definitions, err = declarative.ParseDefinitions(raw); err != nil {
-		return rc, fmt.Errorf("%s: %w", file, err)
+		problems = append(problems, problemLines(err)...)
 	}
 	if rc.catalogue, err = triage.LoadCatalogue(raw); err != nil {
-		return rc, fmt.Errorf("%s: %w", file, err)
+		rc.catalogue = triage.Builtin()
+		problems = append(problems, problemLines(err)...)
 	}
 	var shared struct {
-		SharedPaths []string `yaml:"shared-paths"`
-		PathsIgnore []string `yaml:"paths-ignore"`
+		SharedPaths []string `yaml:"shared_paths"`
+		PathsIgnore []string `yaml:"paths_ignore"`
 	}
 	if err := yaml.Unmarshal(raw, &shared); err != nil {
-		return rc, fmt.Errorf("%s: shared-paths: %w", file, err)
+		problems = append(problems, problemLines(fmt.Errorf("shared_paths, paths_ignore: %w (want lists of globs)", err))...)
 	}
 	rc.sharedPaths = shared.SharedPaths
 	rc.pathsIgnore = shared.PathsIgnore
 	if rc.prices, err = parsePrices(raw); err != nil {
-		return rc, fmt.Errorf("%s: %w", file, err)
+		problems = append(problems, problemLines(err)...)
 	}
-	return rc, nil
+	return rc, fileProblems(file, problems)
+}
+
+var yamlPosition = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
+
+// fileProblems is one error of one line per problem, each naming the file.
+func fileProblems(file string, problems []string) error {
+	errs := make([]error, 0, len(problems))
+	for _, p := range problems {
+		if yamlPosition.MatchString(p) {
+			errs = append(errs, fmt.Errorf("%s:%s", file, p)) // file:LINE:COL: message
+			continue
+		}
+		errs = append(errs, fmt.Errorf("%s: %s", file, p))
+	}
+	return errors.Join(errs...)
 }
 
 // buildRegistry returns the built-in engines plus the repository's own

@@ -18,7 +18,7 @@ import (
 const goListTimeout = time.Minute
 
 // sharedHelpers are the globs of shared-helper files for triage (TR2):
-// the built-in directory names, the `shared-paths` input and config key,
+// the built-in directory names, the `shared-paths` input and the config file's `shared_paths` key,
 // and for a Go module every package two or more of its packages import.
 func (c *prCycle) sharedHelpers(ctx context.Context) []string {
 	globs := slices.Clone(triage.DefaultSharedHelpers)

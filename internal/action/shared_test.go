@@ -15,7 +15,7 @@ func TestRule_TR2_SharedPathsKeyOfTheRepositoryConfig(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, ".github"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ".github", "review-loop.yml"), []byte("shared-paths:\n  - src/lib/**\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".github", "review-loop.yml"), []byte("shared_paths:\n  - src/lib/**\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rc, err := loadRepoConfig(dir, ".github/review-loop.yml")

@@ -18,7 +18,7 @@ func TestFileContent_ReadsAFileOfTheDefaultBranchOrSaysItIsMissing(t *testing.T)
 	if err := e.f.SetProtected("o", "r", "main", false); err != nil {
 		t.Fatal(err)
 	}
-	const cfg = "shared-paths:\n  - src/lib/**\n"
+	const cfg = "shared_paths:\n  - src/lib/**\n"
 	if _, err := e.f.PushCommit("o", "r", "main", map[string]string{".github/review-loop.yml": cfg}, "config"); err != nil {
 		t.Fatal(err)
 	}

@@ -58,6 +58,10 @@ type rawPattern struct {
 	Justification string   `yaml:"justification"`
 }
 
+// PatternFields returns the keys a `patterns:` entry may have (the JSON
+// Schema of the config file lists the same, checked by a test).
+func PatternFields() []string { return slices.Clone(patternFields) }
+
 var patternFields = []string{"id", "engine", "category", "severity", "markers", "title_regex", "body_regex", "tier1", "cosmetic", "justification"}
 
 // Builtin returns the catalogue that ships with the action.
@@ -79,7 +83,7 @@ func LoadCatalogue(repoFile []byte) (*Catalogue, error) {
 	}
 	repo, err := ParsePatterns(repoFile)
 	if err != nil {
-		return nil, fmt.Errorf(".github/review-loop.yml: %w", err)
+		return nil, err
 	}
 	out := &Catalogue{Patterns: slices.Clone(repo.Patterns)}
 	for _, p := range base.Patterns {

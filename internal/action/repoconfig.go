@@ -1,0 +1,107 @@
+package action
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// repoConfigKeys are the top-level keys of the repository config file
+// (.github/review-loop.yml). Every key of the file is snake_case, like the
+// fields of engine definitions and patterns; the action's inputs are
+// kebab-case as GitHub's are. docs/review-loop.schema.json lists the same
+// keys (checked by a test); any other key is an error, never ignored.
+var repoConfigKeys = []string{"engines", "paths_ignore", "patterns", "prices", "shared_paths"}
+
+// RepoConfigKeys returns the top-level keys of the repository config file.
+func RepoConfigKeys() []string { return slices.Clone(repoConfigKeys) }
+
+// checkRepoConfigKeys reports every top-level key the parser does not read.
+func checkRepoConfigKeys(top map[string]any) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(top)) {
+		if slices.Contains(repoConfigKeys, k) {
+			continue
+		}
+		if s := didYouMean(k, repoConfigKeys); s != "" {
+			out = append(out, fmt.Sprintf("%s: unknown key (did you mean %s? known: %s)", k, s, strings.Join(repoConfigKeys, ", ")))
+		} else {
+			out = append(out, fmt.Sprintf("%s: unknown key (known: %s)", k, strings.Join(repoConfigKeys, ", ")))
+		}
+	}
+	return out
+}
+
+// problemLines turns one parser's error into one line per problem: a
+// YAML error, whose text spans the source excerpt, becomes
+// `LINE:COL: message`; the other errors are joined lines already.
+func problemLines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		msg = strings.Replace(msg, ye.Error(), yamlOneLine(ye), 1)
+	}
+	var out []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// yamlOneLine is a YAML error as `LINE:COL: message`, without the source
+// excerpt goccy adds.
+func yamlOneLine(ye yaml.Error) string {
+	m := strings.TrimSpace(ye.GetMessage())
+	if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+		return fmt.Sprintf("%d:%d: %s", tk.Position.Line, tk.Position.Column, m)
+	}
+	return m
+}
+
+// didYouMean returns the known name closest to name: the same once case,
+// dashes and underscores are ignored, or within two edits; "" for none.
+func didYouMean(name string, known []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(s))
+	}
+	best, bestD := "", 3
+	for _, k := range known {
+		if norm(k) == norm(name) {
+			return k
+		}
+		if d := editDistance(norm(name), norm(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

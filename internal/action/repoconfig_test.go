@@ -1,0 +1,108 @@
+package action
+
+import (
+	"strings"
+	"testing"
+)
+
+const configFile = ".github/review-loop.yml"
+
+// TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean: a key the parser
+// does not read is never accepted silently (it would do nothing).
+func TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ doc, want string }{
+		{"shared-paths: [src/lib/**]\n", `shared-paths: unknown key (did you mean shared_paths?`},
+		{"sharedpaths: [src/lib/**]\n", `did you mean shared_paths?`},
+		{"pattern:\n  - id: x\n", `pattern: unknown key (did you mean patterns?`},
+		{"price:\n  bugbot: 1\n", `did you mean prices?`},
+		{"colour: blue\n", `colour: unknown key (known: engines, paths_ignore, patterns, prices, shared_paths)`},
+	} {
+		_, err := parseRepoConfig([]byte(tc.doc), configFile)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.doc, err, tc.want)
+		}
+	}
+	rc, err := parseRepoConfig([]byte("shared_paths:\n  - src/lib/**\n"), configFile)
+	if err != nil || len(rc.sharedPaths) != 1 || rc.sharedPaths[0] != "src/lib/**" {
+		t.Errorf("shared_paths: %v, %v", rc.sharedPaths, err)
+	}
+}
+
+// TestRule_C2_ConfigYAMLErrorIsOneLine: a YAML syntax error is one
+// problem, so one line (one annotation), naming the file once with the
+// line and column.
+func TestRule_C2_ConfigYAMLErrorIsOneLine(t *testing.T) {
+	t.Parallel()
+	_, err := parseRepoConfig([]byte("shared_paths: [a]\nprices:\n  bugbot: 1\n  x: [\n"), configFile)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\n") {
+		t.Errorf("YAML error spans %d lines:\n%s", strings.Count(msg, "\n")+1, msg)
+	}
+	if !strings.HasPrefix(msg, configFile+":4:") || strings.Count(msg, configFile) != 1 {
+		t.Errorf("error %q: want it to start with %s:4: and name the file once", msg, configFile)
+	}
+}
+
+// TestRule_C2_ConfigErrorsOnePerLineFileNamedOnce: every problem of the
+// file is reported at once, one per line, each line naming the file once.
+func TestRule_C2_ConfigErrorsOnePerLineFileNamedOnce(t *testing.T) {
+	t.Parallel()
+	doc := "engines:\n  - name: X\n    author: {logins: [x]}\npatterns:\n  - id: p\n    colour: red\nprices:\n  bugbot: -1\n"
+	_, err := parseRepoConfig([]byte(doc), configFile)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	for _, want := range []string{"engines[0].name", "patterns[0].colour", "prices.bugbot"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("errors do not report %s:\n%s", want, err)
+		}
+	}
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" || strings.Count(l, configFile) != 1 || !strings.HasPrefix(l, configFile+": ") {
+			t.Errorf("line %q: want one non-empty line starting with the file name once", l)
+		}
+	}
+}
+
+// TestRule_C2_CommandsAndPlaceholdersCheckedAtStart: a command input that
+// cannot run, or a placeholder that will not be expanded, is an input
+// error when the config is loaded, not at the first fix cycle.
+func TestRule_C2_CommandsAndPlaceholdersCheckedAtStart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ input, value, want string }{
+		{"TEST-COMMAND", "go test {file}", `input test-command: unknown placeholder {file} (did you mean {files}?`},
+		{"TEST-COMMAND", "go test {package}", `did you mean {packages}?`},
+		{"TEST-COMMAND", `go test "./...`, `input test-command: command "go test \"./...": unclosed double quote`},
+		{"LINT-COMMAND", "golangci-lint run {files}", `input lint-command: {files} is expanded only in test-command`},
+		{"SETUP-COMMAND", "make 'setup", `input setup-command:`},
+		{"REGRESSION-COMMAND", "   ", ``},
+		{"JUDGE-COMMAND", "judge {dirs}", `input judge-command: {dirs} is expanded only in test-command`},
+		{"FIXER-COMMAND", "fix 'x", `input fixer-command:`},
+	} {
+		m := baseEnv()
+		m["INPUT_"+tc.input] = tc.value
+		if tc.input == "FIXER-COMMAND" {
+			m["INPUT_FIXER"] = "command"
+		}
+		_, err := LoadConfig(env(m))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s=%q: %v", tc.input, tc.value, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s=%q: error %v, want it to contain %q", tc.input, tc.value, err, tc.want)
+		}
+	}
+	m := baseEnv()
+	m["INPUT_TEST-COMMAND"] = "go test -count=1 {packages} {dirs} ./x/{files}"
+	if _, err := LoadConfig(env(m)); err != nil {
+		t.Errorf("valid placeholders refused: %v", err)
+	}
+}
