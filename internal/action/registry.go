@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -64,6 +65,8 @@ func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
 	var err error
 	if rc.definitions, err = declarative.ParseDefinitions(raw); err != nil {
 		problems = append(problems, problemLines(err)...)
+	} else if err := strictEngines(raw); err != nil {
+		problems = append(problems, problemLines(fmt.Errorf("engines: %w", err))...)
 	}
 	if rc.catalogue, err = triage.LoadCatalogue(raw); err != nil {
 		rc.catalogue = triage.Builtin()
@@ -82,6 +85,22 @@ func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
 		problems = append(problems, problemLines(err)...)
 	}
 	return rc, fileProblems(file, problems)
+}
+
+// strictEngines decodes the engine definitions refusing unknown keys at
+// every depth (author, severity_markers, body_sections), which
+// ParseDefinitions checks at the top of each definition only.
+func strictEngines(raw []byte) error {
+	path, err := yaml.PathString("$.engines")
+	if err != nil {
+		return err
+	}
+	node, err := path.ReadNode(bytes.NewReader(raw))
+	if err != nil || node == nil {
+		return nil // no engines key: nothing to check
+	}
+	var defs []declarative.Definition
+	return yaml.NodeToValue(node, &defs, yaml.DisallowUnknownField())
 }
 
 var yamlPosition = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
