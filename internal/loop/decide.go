@@ -255,6 +255,14 @@ func (d *decider) evaluate(record bool) {
 			if len(v.Reviews) > 0 || v.LatestReviewID != 0 {
 				es.FirstReviewSeen = true
 			}
+			if unseen(*s, v.Engine) && (es.FirstReviewSeen || v.Signal != SignalNone) {
+				// IN2: it answered, so it is installed after all.
+				s.Installed = maps.Clone(s.Installed)
+				s.Installed[v.Engine] = true
+				if notInstalledOut(es) {
+					es.Mark, es.MarkSHA, es.MarkNote = "", "", ""
+				}
+			}
 			d.recordQuota(&es, v)
 			if !es.QuotaUntil.IsZero() && reviewedSinceQuota(v, d.head) {
 				es.QuotaUntil, es.QuotaNote = time.Time{}, ""
@@ -363,6 +371,9 @@ func (d *decider) classify(e *eval) {
 	case d.tooLarge(v.Engine) != "":
 		// CV6: the engine will not review a diff over its own limit.
 		e.out, e.verdict, e.note, e.tooLarge = true, VerdictErrored, d.tooLarge(v.Engine), true
+	case notInstalledOut(es) && unseen(d.s, v.Engine):
+		// IN2: asked once; it stays out on every head of the loop.
+		e.out, e.verdict, e.note = true, VerdictHung, es.MarkNote
 	case e.cooling:
 		// T8: out of the sync gate, not triggered, not waited on.
 		e.out, e.verdict, e.note = true, VerdictErrored, quotaNote(es)
@@ -377,6 +388,9 @@ func (d *decider) classify(e *eval) {
 		e.verdict = markVerdict(es.Mark)
 	case e.rs != Done:
 		e.verdict = ""
+		if unseen(d.s, v.Engine) && e.note == "" {
+			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
+		}
 	default:
 		if v.Stated != nil && len(e.recalled) > 0 {
 			// WF1: a recalled finding is counted by the engine, not by us.
@@ -560,6 +574,16 @@ func (d *decider) tree(progress bool) {
 		} else {
 			for _, e := range waiting {
 				lim := time.Duration(cfg.StallFactor) * cfg.Latency(e.view.Engine)
+				if unseen(*s, e.view.Engine) {
+					// IN2: an engine never seen is not given T4's
+					// patience: one normal latency, then "not installed?".
+					lim = cfg.Latency(e.view.Engine)
+					if since := s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
+						d.mark(e, state.MarkHung, unseenNote(e.view.Engine, lim))
+						d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "not-installed"})
+					}
+					continue
+				}
 				if since := s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
 					if e.unproven {
 						d.mark(e, state.MarkUnproven, UnprovenNote(e.view, d.head)+fmt.Sprintf("; still none past %d× its normal latency (%s) (T4)", cfg.StallFactor, lim))

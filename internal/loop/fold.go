@@ -33,6 +33,7 @@ func RetriggerAfterPushAt(st state.State, views []EngineView, pushedSHA string, 
 		es := st.EngineStates[v.Engine]
 		switch {
 		case !v.Installed, !v.TriggerAvailable, v.Signal == SignalRunning:
+		case notInstalledOut(es) && unseen(st, v.Engine):
 		case !now.IsZero() && now.Before(es.QuotaUntil):
 		case v.WithholdUntilFirstReview && !es.FirstReviewSeen && len(v.Reviews) == 0:
 		case es.ConsecutiveErrors >= cfg.MaxConsecutiveErrors:
