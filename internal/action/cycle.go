@@ -410,32 +410,29 @@ func (c *prCycle) react(ctx context.Context, content string) {
 	}
 }
 
-// selectEngines decides the loop's engines (IN2): those saved in state, the
-// `engines` input, or every installed engine.
+// selectEngines decides the loop's engines (IN2): those saved in state,
+// else the `engines` input, else every engine the repository shows
+// evidence of (engineEvidence). At the loop's start it records which
+// engines were seen: one named but never seen is asked once (loop.unseen).
 func (c *prCycle) selectEngines(ctx context.Context) error {
 	c.env = c.engineEnv()
 	names := c.st.Engines
-	if len(names) == 0 && len(c.cfg.Engines) > 0 {
-		var err error
-		if names, err = c.registry.ParseNames(strings.Join(c.cfg.Engines, ",")); err != nil {
-			return fmt.Errorf("input engines: %w", err)
-		}
-	}
 	if len(names) == 0 {
-		var notices []string
-		names, notices = c.registry.Default(c.obs, c.env)
-		// The reasons go to the log; the status comment gets the loop's
-		// IN2 notice from the installed map, every cycle.
-		for _, n := range notices {
-			c.gha.Noticef("review-loop: %s", n)
+		var named []string
+		if len(c.cfg.Engines) > 0 {
+			var err error
+			if named, err = c.registry.ParseNames(strings.Join(c.cfg.Engines, ",")); err != nil {
+				return fmt.Errorf("input engines: %w", err)
+			}
 		}
-		installed := map[string]bool{}
-		for _, n := range c.registry.Names() {
-			installed[n] = slices.Contains(names, n)
+		var installed map[string]bool
+		names, installed = loop.SelectEngines(c.registry.Names(), named, c.engineEvidence(ctx, named))
+		if n := evidenceNotice(c.registry.Names(), installed); n != "" && len(named) == 0 {
+			c.gha.Noticef("review-loop: %s", n)
 		}
 		c.st = loop.RecordInstalled(c.st, installed)
 		if len(names) == 0 {
-			return errors.New("no review engine is installed on this repository; name engines in the `engines` input")
+			return errors.New("no review engine shows on this repository (no review of one on this or a recent PR, no Claude workflow, no CodeRabbit or Gemini config): install one (docs/engines) or name engines in the `engines` input")
 		}
 	}
 	c.st.Engines = names

@@ -38,6 +38,10 @@ type Observation struct {
 	// when there are none), read in the same query.
 	WorkflowFiles []File
 
+	// EngineConfigFiles are the paths of EngineConfigPaths present on the
+	// default branch, read in the same query (IN2's evidence).
+	EngineConfigFiles []string
+
 	// WorkflowRuns are workflow runs an engine's completion depends on that
 	// hang off no commit of the PR (Claude's comment-triggered runs on the
 	// default branch's head). Observe leaves it empty; the cycle fills it
@@ -61,6 +65,11 @@ type Observation struct {
 	ReviewsComplete       bool
 	IssueCommentsComplete bool
 }
+
+// EngineConfigPaths are the engines' own configuration files and folders
+// the observation looks for on the default branch: CodeRabbit's
+// .coderabbit.yaml (or .yml) and Gemini Code Assist's .gemini folder.
+var EngineConfigPaths = []string{".coderabbit.yaml", ".coderabbit.yml", ".gemini"}
 
 // Actor is the author of a review, comment or check run. Login is as
 // GraphQL spells it: bots carry no "[bot]" suffix (cursor, not cursor[bot]).

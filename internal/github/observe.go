@@ -103,8 +103,13 @@ type observeQ struct {
 		}
 		// The default branch's workflow files come in the same query, so
 		// knowing whether an engine's workflow is installed costs nothing.
-		Workflows   *treeQ `graphql:"workflows: object(expression: $workflows)"`
-		PullRequest *struct {
+		Workflows *treeQ `graphql:"workflows: object(expression: $workflows)"`
+		// Engines' own config files on the default branch, in the same
+		// query: evidence that an engine is installed (IN2) for no request.
+		CodeRabbitYAML *oidQ `graphql:"coderabbitYaml: object(expression: $coderabbitYaml)"`
+		CodeRabbitYML  *oidQ `graphql:"coderabbitYml: object(expression: $coderabbitYml)"`
+		GeminiDir      *oidQ `graphql:"geminiDir: object(expression: $geminiDir)"`
+		PullRequest    *struct {
 			ID                string
 			Number            int
 			URL               string `graphql:"url"`
@@ -331,6 +336,9 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		"checkRunsFirst":     githubv4.Int(checkRunsFirst),
 		"reviewersFirst":     githubv4.Int(reviewersFirst),
 		"workflows":          githubv4.String("HEAD:.github/workflows"),
+		"coderabbitYaml":     githubv4.String("HEAD:" + EngineConfigPaths[0]),
+		"coderabbitYml":      githubv4.String("HEAD:" + EngineConfigPaths[1]),
+		"geminiDir":          githubv4.String("HEAD:" + EngineConfigPaths[2]),
 	}
 	qctx, rec := gqlContext(ctx, "repository.pullRequest", true)
 	if err := c.gql.Query(qctx, &q, vars); err != nil {
@@ -372,6 +380,11 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		o.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
 	o.WorkflowFiles = q.Repository.Workflows.files()
+	for i, f := range []*oidQ{q.Repository.CodeRabbitYAML, q.Repository.CodeRabbitYML, q.Repository.GeminiDir} {
+		if f != nil && f.Oid != "" {
+			o.EngineConfigFiles = append(o.EngineConfigFiles, EngineConfigPaths[i])
+		}
+	}
 	if pr.Labels != nil {
 		for _, l := range pr.Labels.Nodes {
 			o.Labels = append(o.Labels, l.Name)

@@ -17,16 +17,19 @@ import (
 // latency, handed back as not installed (see unseen).
 func SelectEngines(known, named []string, evidence map[string]string) (selected []string, installed map[string]bool) {
 	installed = make(map[string]bool, len(known))
-	for _, e := range known {
-		installed[e] = evidence[e] != ""
-		if len(named) == 0 && installed[e] {
-			selected = append(selected, e)
-		}
-	}
 	if len(named) > 0 {
+		// Only the named engines are recorded: the others were not left
+		// out for want of evidence, so they get no IN2 notice.
 		selected = slices.Clone(named)
 		for _, e := range named {
 			installed[e] = evidence[e] != ""
+		}
+	} else {
+		for _, e := range known {
+			installed[e] = evidence[e] != ""
+			if installed[e] {
+				selected = append(selected, e)
+			}
 		}
 	}
 	slices.Sort(selected)

@@ -23,8 +23,8 @@ func TestRule_IN2_DefaultSetIsTheEnginesTheRepositoryShowsEvidenceOf(t *testing.
 		}
 	}
 	got, installed = SelectEngines(known, []string{"gemini", "bugbot"}, evidence)
-	if !slices.Equal(got, []string{"bugbot", "gemini"}) || installed["gemini"] || !installed["bugbot"] {
-		t.Errorf("named: set %v installed %v, want [bugbot gemini] with gemini not seen", got, installed)
+	if _, recorded := installed["claude"]; !slices.Equal(got, []string{"bugbot", "gemini"}) || installed["gemini"] || !installed["bugbot"] || recorded {
+		t.Errorf("named: set %v installed %v, want [bugbot gemini] with gemini not seen and only the named recorded", got, installed)
 	}
 	if got, _ := SelectEngines(known, nil, nil); len(got) != 0 {
 		t.Errorf("no evidence at all: %v, want none (the caller says so)", got)

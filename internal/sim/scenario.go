@@ -52,6 +52,11 @@ type Scenario struct {
 	// before the scenario's PR (so its PR is the newest) and without a
 	// loop: a busy repository for the sweep.
 	OpenPRs int `yaml:"open_prs"`
+	// History names engines whose bots reviewed an earlier pull request
+	// of the repository (merged, opened after the scenario's PR so its
+	// number stays 1): the evidence a real repository shows of an engine
+	// installed on it, such as Copilot, which leaves no other (IN2).
+	History []string `yaml:"history"`
 	// RateRemaining, when positive, is how much of the action token's
 	// REST budget is left at the start (other runs spent the rest).
 	RateRemaining int `yaml:"rate_remaining"`

@@ -239,6 +239,9 @@ func (sc Scenario) SetupWithClock(fake *ghfake.Fake, clock *Clock) (*World, erro
 	}
 	snap := fake.PR(r.Owner, r.Name, n)
 	w.head, w.draft = snap.HeadSHA, snap.Draft
+	if err := addHistory(fake, r, sc); err != nil {
+		return nil, err
+	}
 
 	for _, name := range sortedKeys(sc.Engines) {
 		w.bots = append(w.bots, newBot(w, name, sc.Engines[name]))
@@ -713,4 +716,30 @@ type headRecord struct {
 	sha     string
 	at      time.Time
 	outside bool
+}
+
+// historyLogins are the logins each engine reviews under.
+var historyLogins = map[string]string{Bugbot: BugbotLogin, Copilot: CopilotReviewerLogin, Claude: ClaudeLogin, Gemini: GeminiLogin, CodeRabbit: CodeRabbitLogin}
+
+// addHistory opens and merges an earlier change reviewed by each engine
+// of sc.History, as an installed engine leaves on a real repository.
+func addHistory(fake *ghfake.Fake, r Repository, sc Scenario) error {
+	if len(sc.History) == 0 {
+		return nil
+	}
+	n, err := fake.CreatePR(r.Owner, r.Name, ghfake.PROptions{Title: "An earlier change", Author: sc.PR.Author,
+		Head: "earlier/change", Base: r.DefaultBranch, Files: map[string]string{"EARLIER.md": "earlier\n"}})
+	if err != nil {
+		return fmt.Errorf("opening the earlier PR: %w", err)
+	}
+	for _, e := range sc.History {
+		login, ok := historyLogins[e]
+		if !ok {
+			return fmt.Errorf("history: unknown engine %q", e)
+		}
+		if _, err := fake.AddReview(r.Owner, r.Name, n, ghfake.ReviewOptions{Author: login, Body: "Reviewed the earlier change."}); err != nil {
+			return err
+		}
+	}
+	return fake.SetPRState(r.Owner, r.Name, n, "MERGED", false)
 }
