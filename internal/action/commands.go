@@ -39,6 +39,9 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		FailOutputs(gha, env.Getenv, err)
 		return err
 	}
+	if cfg.Mode == ModeDoctor {
+		return doctorMode(ctx, cfg, env, logger)
+	}
 	cfg.DryRun = cfg.DryRun || *dry
 	if *prepareDir != "" {
 		cfg.Mode, cfg.ArtifactDir = ModePrepare, *prepareDir

@@ -279,9 +279,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("input fixer: %q is not suggestions, command, claude-code or codex", c.Fixer))
 	}
 	switch c.Mode {
-	case ModeSingle, ModePrepare, ModePublish:
+	case ModeSingle, ModePrepare, ModePublish, ModeDoctor:
 	default:
-		errs = append(errs, fmt.Errorf("input mode: %q is not single, prepare or publish", c.Mode))
+		errs = append(errs, fmt.Errorf("input mode: %q is not single, prepare, publish or doctor", c.Mode))
 	}
 	if c.ArtifactDir == "" {
 		c.ArtifactDir = filepath.Join(orDefault(getenv("RUNNER_TEMP"), os.TempDir()), "review-loop-prepared")

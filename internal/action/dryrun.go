@@ -14,8 +14,9 @@ import (
 // outputs and job summary report the plan it would carry out (H9).
 func (c *prCycle) dryRun() {
 	c.finish()
+	c.res.DryRun = c.dryRunPlan()
 	if c.Getenv("GITHUB_STEP_SUMMARY") != "" {
-		c.gha.AddStepSummary(c.dryRunPlan())
+		c.gha.AddStepSummary(c.res.DryRun)
 	}
 }
 

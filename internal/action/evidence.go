@@ -33,29 +33,8 @@ func answered(e engines.Engine, obs *github.Observation, env engines.Env) bool {
 // repository's recent pull requests: one GraphQL request. The value says
 // what was seen; an engine with no evidence is absent.
 func (c *prCycle) engineEvidence(ctx context.Context, named []string) map[string]string {
-	ev := map[string]string{}
-	for _, n := range c.registry.Names() {
-		e, _ := c.registry.Lookup(n)
-		switch {
-		case answered(e, c.obs, c.env):
-			ev[n] = fmt.Sprintf("seen on PR #%d", c.number)
-		case c.obs != nil && slices.ContainsFunc(engineConfigFiles[n], func(p string) bool { return slices.Contains(c.obs.EngineConfigFiles, p) }):
-			ev[n] = "config file on the default branch"
-		default:
-			if in, ok := e.(engines.Installer); ok && n == "claude" {
-				// Claude's install is its workflow file (or its check run).
-				if ok, _ := in.Installed(c.obs, c.env); ok {
-					ev[n] = "workflow on the default branch"
-				}
-			}
-		}
-	}
-	var missing []string
-	for _, n := range c.registry.Names() {
-		if ev[n] == "" && (len(named) == 0 || slices.Contains(named, n)) {
-			missing = append(missing, n)
-		}
-	}
+	ev := localEvidence(c.registry, c.obs, c.obs.EngineConfigFiles, c.env)
+	missing := missingEvidence(c.registry.Names(), named, ev)
 	if len(missing) == 0 {
 		return ev
 	}
@@ -64,16 +43,57 @@ func (c *prCycle) engineEvidence(ctx context.Context, named []string) map[string
 		c.Log.Warn("reading the recent pull requests for engine evidence (IN2)", "err", err)
 		return ev
 	}
+	recentEvidence(c.registry, ev, missing, recent, c.number, c.env)
+	return ev
+}
+
+// localEvidence is the evidence that costs no request: the engine on the
+// PR (obs, nil for none), its config file, its workflow (Claude).
+func localEvidence(reg *engines.Registry, obs *github.Observation, configFiles []string, env engines.Env) map[string]string {
+	ev := map[string]string{}
+	for _, n := range reg.Names() {
+		e, _ := reg.Lookup(n)
+		switch {
+		case obs != nil && answered(e, obs, env):
+			ev[n] = fmt.Sprintf("seen on PR #%d", obs.Number)
+		case slices.ContainsFunc(engineConfigFiles[n], func(p string) bool { return slices.Contains(configFiles, p) }):
+			ev[n] = "config file on the default branch"
+		case n == "claude" && env.WorkflowFiles != nil:
+			// Claude's install is its workflow file (or its check run).
+			if in, ok := e.(engines.Installer); ok {
+				if ok, _ := in.Installed(obs, env); ok {
+					ev[n] = "workflow on the default branch"
+				}
+			}
+		}
+	}
+	return ev
+}
+
+// missingEvidence are the engines that matter (the named ones, or every
+// engine when none is named) still without evidence.
+func missingEvidence(known, named []string, ev map[string]string) []string {
+	var missing []string
+	for _, n := range known {
+		if ev[n] == "" && (len(named) == 0 || slices.Contains(named, n)) {
+			missing = append(missing, n)
+		}
+	}
+	return missing
+}
+
+// recentEvidence adds, for each missing engine, the first recent PR (other
+// than skip) its adapter finds it on.
+func recentEvidence(reg *engines.Registry, ev map[string]string, missing []string, recent []*github.Observation, skip int, env engines.Env) {
 	for _, n := range missing {
-		e, _ := c.registry.Lookup(n)
+		e, _ := reg.Lookup(n)
 		for _, o := range recent {
-			if o.Number != c.number && answered(e, o, c.env) {
+			if o.Number != skip && answered(e, o, env) {
 				ev[n] = fmt.Sprintf("seen on PR #%d", o.Number)
 				break
 			}
 		}
 	}
-	return ev
 }
 
 // evidenceNotice names the engines left out of the default set for want

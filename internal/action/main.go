@@ -38,6 +38,8 @@ commands:
             --prepare DIR runs hardened mode's first job
   publish   hardened mode's second job: publish the cycle prepared in DIR
   status    print a PR's loop status without writing anything
+  doctor    check a repository's set-up: review-loop doctor OWNER/REPO
+  plan      what the next cycle would do on a PR, read-only: review-loop plan OWNER/REPO#N
   demo      run the whole loop against a built-in fake GitHub
   version   print the version
 `
@@ -62,6 +64,10 @@ func Main(ctx context.Context, args []string, env Env) ExitCode {
 		err = runStatusCommand(ctx, args[1:], env, logger)
 	case "demo":
 		err = runDemoCommand(ctx, args[1:], env, logger)
+	case "doctor":
+		err = runDoctorCommand(ctx, args[1:], env, logger)
+	case "plan":
+		err = runPlanCommand(ctx, args[1:], env, logger)
 	case "help", "-h", "--help":
 		fmt.Fprint(env.Stdout, usage)
 		writeInputsHelp(env.Stdout)

@@ -101,6 +101,7 @@ type repo struct {
 	nextNumber    int
 	checkRuns     map[string][]*CheckRun // by head SHA
 	roles         map[string]string      // login → repository role (SetPermission)
+	secrets       map[string]bool        // Actions secret names (SetSecret)
 	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
 }
 

@@ -3,6 +3,9 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
+
+	gh "github.com/google/go-github/v62/github"
 
 	"github.com/shurcooL/githubv4"
 )
@@ -19,9 +22,12 @@ type recentQ struct {
 	Repository *struct {
 		PullRequests struct {
 			Nodes []struct {
-				Number     int
-				HeadRefOid string
-				Reviews    struct {
+				Number            int
+				HeadRefOid        string
+				HeadRefName       string
+				State             string
+				IsCrossRepository bool
+				Reviews           struct {
 					Nodes []struct {
 						Author *actorQ
 						Commit *oidQ
@@ -83,7 +89,8 @@ func (c *Client) RecentActivity(ctx context.Context, owner, repo string) ([]*Obs
 	}
 	var out []*Observation
 	for _, pr := range q.Repository.PullRequests.Nodes {
-		o := &Observation{Owner: owner, Repo: repo, Number: pr.Number, HeadSHA: pr.HeadRefOid, State: "OPEN", Complete: true}
+		o := &Observation{Owner: owner, Repo: repo, Number: pr.Number, HeadSHA: pr.HeadRefOid, HeadRef: pr.HeadRefName,
+			State: pr.State, IsFork: pr.IsCrossRepository, Complete: true}
 		for _, r := range pr.Reviews.Nodes {
 			o.Reviews = append(o.Reviews, Review{Author: actor(r.Author), CommitSHA: oid(r.Commit), State: r.State})
 		}
@@ -110,4 +117,77 @@ func (c *Client) RecentActivity(ctx context.Context, owner, repo string) ([]*Obs
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// Viewer is the identity a token acts as: its login, and whether it is a
+// bot (an Actions or App token) rather than a user.
+// https://docs.github.com/en/graphql/reference/queries#viewer
+func (c *Client) Viewer(ctx context.Context) (login string, bot bool, err error) {
+	var q struct {
+		Viewer struct {
+			Typename string `graphql:"__typename"`
+			Login    string
+		}
+	}
+	const op = "viewer"
+	qctx, rec := gqlContext(ctx, op, true)
+	if err := c.gql.Query(qctx, &q, nil); err != nil {
+		return "", false, fmt.Errorf("reading who the token is: %w", gqlErr(op, rec, err))
+	}
+	return q.Viewer.Login, q.Viewer.Typename == "Bot", nil
+}
+
+// EngineConfigs returns the paths of EngineConfigPaths present on the
+// default branch, in one GraphQL request.
+func (c *Client) EngineConfigs(ctx context.Context, owner, repo string) ([]string, error) {
+	var q struct {
+		Repository *struct {
+			CodeRabbitYAML *oidQ `graphql:"coderabbitYaml: object(expression: $coderabbitYaml)"`
+			CodeRabbitYML  *oidQ `graphql:"coderabbitYml: object(expression: $coderabbitYml)"`
+			GeminiDir      *oidQ `graphql:"geminiDir: object(expression: $geminiDir)"`
+		} `graphql:"repository(owner: $owner, name: $name)"`
+	}
+	const op = "repository.object"
+	qctx, rec := gqlContext(ctx, op, true)
+	vars := map[string]any{"owner": githubv4.String(owner), "name": githubv4.String(repo),
+		"coderabbitYaml": githubv4.String("HEAD:" + EngineConfigPaths[0]),
+		"coderabbitYml":  githubv4.String("HEAD:" + EngineConfigPaths[1]),
+		"geminiDir":      githubv4.String("HEAD:" + EngineConfigPaths[2])}
+	if err := c.gql.Query(qctx, &q, vars); err != nil {
+		return nil, fmt.Errorf("reading engine config files of %s/%s: %w", owner, repo, gqlErr(op, rec, err))
+	}
+	if q.Repository == nil {
+		return nil, &APIError{Op: op, Status: 404, Message: "repository " + owner + "/" + repo + " not found"}
+	}
+	var out []string
+	for i, f := range []*oidQ{q.Repository.CodeRabbitYAML, q.Repository.CodeRabbitYML, q.Repository.GeminiDir} {
+		if f != nil && f.Oid != "" {
+			out = append(out, EngineConfigPaths[i])
+		}
+	}
+	return out, nil
+}
+
+// SecretNames lists the names of the repository's Actions secrets; GitHub
+// shows them only to an admin token (never to an Actions token): visible
+// is false, with no error, when the token may not see them.
+// https://docs.github.com/en/rest/actions/secrets#list-repository-secrets
+func (c *Client) SecretNames(ctx context.Context, owner, repo string) (names []string, visible bool, err error) {
+	opts := &gh.ListOptions{PerPage: 100}
+	for {
+		page, resp, err := c.rest.Actions.ListRepoSecrets(ctx, owner, repo, opts)
+		if resp != nil && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusNotFound) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("listing the Actions secrets of %s/%s: %w", owner, repo, restErr("GET /repos/{owner}/{repo}/actions/secrets", resp, err))
+		}
+		for _, s := range page.Secrets {
+			names = append(names, s.Name)
+		}
+		if resp.NextPage == 0 {
+			return names, true, nil
+		}
+		opts.Page = resp.NextPage
+	}
 }

@@ -69,3 +69,24 @@ func TestRule_IN2_ObservationSeesEngineConfigFiles(t *testing.T) {
 	}
 	assertContract(t, e.rec)
 }
+
+// TestDoctorReads: the reads `review-loop doctor` makes, against the
+// fake and GitHub's published contracts.
+func TestDoctorReads(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	ctx := context.Background()
+	login, bot, err := e.c.Viewer(ctx)
+	if err != nil || login != "github-actions" || !bot {
+		t.Errorf("viewer %q bot %v err %v, want github-actions, a bot", login, bot, err)
+	}
+	e.f.SetSecret("o", "r", "ANTHROPIC_API_KEY")
+	if names, visible, err := e.c.SecretNames(ctx, "o", "r"); err != nil || visible || names != nil {
+		t.Errorf("an Actions token listed secrets: %v %v %v", names, visible, err)
+	}
+	cfgs, err := e.c.EngineConfigs(ctx, "o", "r")
+	if err != nil || len(cfgs) != 0 {
+		t.Errorf("engine configs %v %v on a bare repository", cfgs, err)
+	}
+	assertContract(t, e.rec)
+}
