@@ -174,7 +174,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	rows = loop.WithSources(rows, byID)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: rows}, c.Now())
-	c.res.Tests = cyc.Tests
+	c.res.Tests, c.res.TestFindings = cyc.Tests, cyc.TestFindings
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}

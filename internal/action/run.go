@@ -88,6 +88,8 @@ type PRResult struct {
 	// counts the review threads it resolved.
 	Tests    []string
 	Resolved int
+	// TestFindings[i] is the finding Tests[i] ran for.
+	TestFindings []string
 	// DryRun is a dry run's plan in the words of the job summary.
 	DryRun string
 }

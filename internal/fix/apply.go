@@ -49,7 +49,7 @@ func (c *cycle) suggestions(ctx context.Context, findings []loop.Finding) error 
 		if err := c.writeFile(f.Path, after); err != nil {
 			return fmt.Errorf("%s: writing %s: %w", f.ID, f.Path, err)
 		}
-		if terr := c.test(ctx, []string{f.Path}); terr != nil {
+		if terr := c.test(ctx, f.ID, []string{f.Path}); terr != nil {
 			if err := c.writeFile(f.Path, before); err != nil {
 				return fmt.Errorf("%s: restoring %s: %w", f.ID, f.Path, err)
 			}

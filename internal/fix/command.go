@@ -205,7 +205,7 @@ func (c *cycle) runFixer(ctx context.Context, findings []loop.Finding, run fixer
 			results[f.ID] = Result{ID: f.ID, Outcome: OutcomeReverted, Reason: "shares a file with a reverted finding", Files: touched}
 			continue
 		}
-		if terr := c.test(ctx, touched); terr != nil {
+		if terr := c.test(ctx, f.ID, touched); terr != nil {
 			var se *setupError
 			if errors.As(terr, &se) {
 				return se.error

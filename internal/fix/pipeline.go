@@ -112,8 +112,10 @@ type CycleResult struct {
 	Commit  bool
 	// Log holds one line per step, for the job log.
 	Log []string
-	// Tests are the targeted test commands run, as argv joined by spaces.
-	Tests []string
+	// Tests are the targeted test commands run, as argv joined by spaces;
+	// TestFindings[i] is the finding Tests[i] ran for.
+	Tests        []string
+	TestFindings []string
 }
 
 // Fixed returns the ids of the findings kept as fixed.
@@ -224,7 +226,7 @@ func (c *cycle) setup(ctx context.Context) error {
 
 // test runs the targeted test for files; a nil error means it passed or
 // there is no test-command (only approved Tier 2 findings get here then).
-func (c *cycle) test(ctx context.Context, files []string) error {
+func (c *cycle) test(ctx context.Context, finding string, files []string) error {
 	if err := c.setup(ctx); err != nil {
 		return &setupError{err}
 	}
@@ -233,6 +235,7 @@ func (c *cycle) test(ctx context.Context, files []string) error {
 	}
 	argv := ExpandPlaceholders(c.p.cfg.TestCommand, files)
 	c.res.Tests = append(c.res.Tests, strings.Join(argv, " "))
+	c.res.TestFindings = append(c.res.TestFindings, finding)
 	_, err := runProcess(ctx, "test-command", c.p.cfg.Dir, argv, c.p.cfg.Env, 0)
 	return err
 }

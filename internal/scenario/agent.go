@@ -153,7 +153,11 @@ func (r *run) fixNote(pr action.PRResult) {
 	if pr.Pushed != "" {
 		r.progress("   fix commit %s pushed to the PR branch\n", short(pr.Pushed))
 	}
-	for _, t := range pr.Tests {
+	for i, t := range pr.Tests {
+		if i < len(pr.TestFindings) && pr.TestFindings[i] != "" {
+			r.progress("   test for %s: %s\n", r.findingName(pr, pr.TestFindings[i]), t)
+			continue
+		}
 		r.progress("   test: %s\n", t)
 	}
 	r.progress("   %d review thread(s) resolved\n", pr.Resolved)
@@ -171,4 +175,19 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// findingName is a finding's engine and title as the cycle's list shows
+// them, or its id when the plan does not hold it.
+func (r *run) findingName(pr action.PRResult, id string) string {
+	for _, f := range pr.Plan.Triage {
+		if f.ID != id {
+			continue
+		}
+		if p, ok := r.w.PostedFinding(f.CommentID); ok {
+			return fmt.Sprintf("%s %q", f.Engine, p.Title)
+		}
+		return fmt.Sprintf("%s %q", f.Engine, f.Title)
+	}
+	return id
 }

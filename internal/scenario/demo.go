@@ -28,8 +28,8 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
-	diag := fs.Bool("v", false, "also print the action's diagnostics (implies --verbose)")
-	verbose := fs.Bool("verbose", false, "add the rule behind each decision")
+	diag := fs.Bool("v", false, "also print the action's diagnostics")
+	fs.Bool("verbose", false, "accepted for compatibility: every cycle says why")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,7 +51,8 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	out := env.Stdout
 	fmt.Fprintln(out, demoHeader(sc.Name))
 	fmt.Fprintf(out, "%s\n\ninputs: %s\n\n", wrap(sc.Description, 76), inputsLine(sc.Inputs))
-	opts := Options{Self: []string{self}, Progress: out, Why: *verbose || *diag}
+	// Every cycle says why: the rule behind its decision, in words.
+	opts := Options{Self: []string{self}, Progress: out, Why: true}
 	if *diag {
 		opts.Log = logger
 	}
@@ -61,13 +62,21 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 		return err
 	}
 	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
+	// One request total: the hand-back's cost ledger shows what the
+	// fake GitHub counted of the action's token, every request included.
+	final := res.FinalState
+	if final.Ledger != nil {
+		l := *final.Ledger
+		l.APIReads, l.APIWrites = res.Requests.Reads, res.Requests.Writes
+		final.Ledger = &l
+	}
 	fmt.Fprint(out, report.HandBack(report.Input{
-		State: res.FinalState, Plan: res.Plan, Repo: sc.Repository.Owner + "/" + sc.Repository.Name, Number: 1,
+		State: final, Plan: res.Plan, Repo: sc.Repository.Owner + "/" + sc.Repository.Name, Number: 1,
 		Bounds:     report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10},
 		LastCommit: res.LastCommit, RegressionCommand: sc.Inputs["regression-command"],
 	}))
-	fmt.Fprintf(out, "\n%s\n%d cycles · %d API requests (%d reads, %d writes)\n",
-		strings.Repeat("═", 76), res.Cycles, res.Requests.Total, res.Requests.Reads, res.Requests.Writes)
+	fmt.Fprintf(out, "\n%s\n%d cycles, %d API requests in all (the cost above)\n",
+		strings.Repeat("═", 76), res.Cycles, res.Requests.Total)
 	if len(res.Problems) > 0 {
 		fmt.Fprintf(env.Stderr, "review-loop demo: the outcome differs from the scenario's expectation:\n  %s\n", strings.Join(res.Problems, "\n  "))
 		return errors.New("unexpected outcome")

@@ -78,7 +78,7 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 		}
 		sc.Inputs = inputs
 	}, true)
-	for _, want := range []string{"· bugbot high calc/calc.go:15 — Div panics on a zero divisor", "fix commit ", "test: go test",
+	for _, want := range []string{"· bugbot high calc/calc.go:15 — Div panics on a zero divisor", "fix commit ", `test for bugbot "Div panics on a zero divisor": go test`,
 		"3 review thread(s) resolved", "why: ", "cloned the PR head (one commit)"} {
 		if !strings.Contains(progress, want) {
 			t.Errorf("the demo never printed %q:\n%s", want, progress)

@@ -1,0 +1,43 @@
+package scenario
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/action"
+)
+
+// TestDemo_ExplainsItself: without --verbose every cycle says why (its
+// rule in words), every test run names its finding, and the demo gives
+// one request total.
+func TestDemo_ExplainsItself(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	var out, errOut strings.Builder
+	env := action.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	if err := Demo(context.Background(), nil, env, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatalf("demo: %v\n%s", err, errOut.String())
+	}
+	text := out.String()
+	cycles := strings.Count(text, "── cycle ")
+	if whys := strings.Count(text, "\n   why: "); cycles == 0 || whys != cycles {
+		t.Errorf("%d cycles but %d why lines:\n%s", cycles, whys, text)
+	}
+	if strings.Contains(text, "   test: ") || !strings.Contains(text, "   test for bugbot \"Div panics on a zero divisor\": ") {
+		t.Errorf("a test run does not name its finding:\n%s", text)
+	}
+	totals := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(\d+) API requests|API requests: (\d+)`).FindAllStringSubmatch(text, -1) {
+		totals[m[1]+m[2]] = true
+	}
+	if len(totals) != 1 {
+		t.Errorf("request totals %v, want one:\n%s", totals, text)
+	}
+}
