@@ -1,0 +1,92 @@
+package action
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/actionyml"
+	"github.com/review-loop/review-loop/internal/github"
+)
+
+// TestDocs_PermissionsAreTheOnesDoctorChecks: every example workflow, and
+// every workflow block of the README, grants the job that writes the
+// permissions `review-loop doctor` requires (workflowPermissions), and no
+// doc tells the writing job `checks: read`.
+func TestDocs_PermissionsAreTheOnesDoctorChecks(t *testing.T) {
+	t.Parallel()
+	root := repoRootDir()
+	examples, _ := filepath.Glob(filepath.Join(root, "docs", "examples", "*.yml"))
+	var wfs []github.File
+	for _, p := range examples {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wfs = append(wfs, github.File{Path: filepath.Base(p), Text: string(b)})
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range regexp.MustCompile("(?s)```ya?ml\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
+		if strings.Contains(m[1], "review-loop/review-loop@") && strings.Contains(m[1], "jobs:") {
+			wfs = append(wfs, github.File{Path: "README.md block " + string(rune('a'+i)), Text: m[1]})
+		}
+	}
+	if len(wfs) < 5 {
+		t.Fatalf("found %d workflows", len(wfs))
+	}
+	for _, f := range wfs {
+		if c := checkWorkflowPermissions(f); c.Status != DoctorOK {
+			t.Errorf("%s: %s", f.Path, c.Detail)
+		}
+	}
+	for _, doc := range []string{"action.yml", "docs/tokens.md", "README.md", "internal/action/help_inputs.txt"} {
+		b, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "checks: read") {
+			t.Errorf("%s says checks: read; the gate needs checks: write", doc)
+		}
+	}
+	tokens, _ := os.ReadFile(filepath.Join(root, "docs", "tokens.md"))
+	for _, p := range workflowPermissions {
+		name, _, _ := strings.Cut(p, ":")
+		if !strings.Contains(string(tokens), "`"+p+"`") {
+			t.Errorf("docs/tokens.md does not name %s (%s)", p, name)
+		}
+	}
+}
+
+// TestDocs_OutputsListedAsTheActionSetsThem: the README's outputs
+// paragraph names every output of action.yml and every phase the code
+// can set.
+func TestDocs_OutputsListedAsTheActionSetsThem(t *testing.T) {
+	t.Parallel()
+	root := repoRootDir()
+	a, err := actionyml.Load(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, _ := os.ReadFile(filepath.Join(root, "README.md"))
+	i := strings.Index(string(readme), "Outputs, set on every run")
+	if i < 0 {
+		t.Fatal("README has no outputs paragraph")
+	}
+	para := string(readme)[i:]
+	para = para[:strings.Index(para, "\n\n")]
+	for _, o := range a.Outputs {
+		if !strings.Contains(para, "`"+o.Name+"`") {
+			t.Errorf("README's outputs paragraph lacks `%s`", o.Name)
+		}
+	}
+	for _, ph := range []string{"trigger", "wait", "fix", "hand-back", "done", "stopped", string(phaseNone), "error"} {
+		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(ph) + `\b`).MatchString(para[strings.Index(para, "`phase`"):]) {
+			t.Errorf("README's outputs paragraph lacks phase %s", ph)
+		}
+	}
+}
