@@ -2,6 +2,9 @@ package scenario
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"io"
 	"log/slog"
 	"os/exec"
@@ -39,5 +42,15 @@ func TestDemo_ExplainsItself(t *testing.T) {
 	}
 	if len(totals) != 1 {
 		t.Errorf("request totals %v, want one:\n%s", totals, text)
+	}
+	// docs/costs.md quotes the demo's figures: they are these.
+	m := regexp.MustCompile(`API requests: (\d+) \((\d+) reads, (\d+) writes\)`).FindStringSubmatch(text)
+	costs, err := os.ReadFile(filepath.Join("..", "..", "docs", "costs.md"))
+	if err != nil || m == nil {
+		t.Fatalf("costs.md: %v; ledger line %v", err, m)
+	}
+	want := fmt.Sprintf("%s API requests (%s reads, %s writes) in %d cycles", m[1], m[2], m[3], cycles)
+	if !strings.Contains(strings.Join(strings.Fields(string(costs)), " "), want) {
+		t.Errorf("docs/costs.md does not say the demo's %q", want)
 	}
 }
