@@ -122,6 +122,20 @@ func newWorld(t testing.TB) *world {
 	}}); err != nil {
 		t.Fatal(err)
 	}
+	// Copilot reviewed an earlier PR of the repository: the evidence a
+	// repository with Copilot code review shows, so the default engine set
+	// holds it (IN2). Opened after PR #1, merged.
+	f.AddUser("copilot-pull-request-reviewer", 175728472, true)
+	earlier, err := f.CreatePR(owner, repoName, ghfake.PROptions{Head: "earlier", Author: "maintainer", Files: map[string]string{"EARLIER.md": "earlier\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.AddReview(owner, repoName, earlier, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "Copilot reviewed the earlier change."}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetPRState(owner, repoName, earlier, "MERGED", false); err != nil {
+		t.Fatal(err)
+	}
 	// What actions/checkout would leave: a clone of the PR head branch with
 	// origin pointing at the repository (here the fake's bare repository).
 	w.checkout = filepath.Join(t.TempDir(), "checkout")
