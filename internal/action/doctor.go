@@ -115,7 +115,8 @@ func reviewLoopWorkflows(files []github.File) []github.File {
 }
 
 // checkWorkflowPermissions reads the permissions of the workflow's jobs
-// that write (every job using the action except a `mode: prepare` one).
+// that write (every job using the action except a `mode: prepare` or
+// `mode: doctor` one, which only read).
 func checkWorkflowPermissions(f github.File) DoctorCheck {
 	c := DoctorCheck{Name: "workflow permissions"}
 	var doc struct {
@@ -137,7 +138,7 @@ func checkWorkflowPermissions(f github.File) DoctorCheck {
 		j := doc.Jobs[name]
 		uses := false
 		for _, s := range j.Steps {
-			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != ModePrepare {
+			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != ModePrepare && s.With["mode"] != ModeDoctor {
 				uses = true
 			}
 		}
