@@ -3,11 +3,11 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
