@@ -114,6 +114,7 @@ func TestConfigSchema_KeysMatchTheParser(t *testing.T) {
 		{"engines[].author", propertyKeys(t, m, "$defs", "engine", "properties", "author"), yamlTags(declarative.AuthorDef{})},
 		{"engines[].severity_markers[]", propertyKeys(t, m, "$defs", "engine", "properties", "severity_markers", "items"), yamlTags(declarative.SeverityMarker{})},
 		{"engines[].body_sections[]", propertyKeys(t, m, "$defs", "engine", "properties", "body_sections", "items"), yamlTags(declarative.BodySectionDef{})},
+		{"engines[].kinds[]", propertyKeys(t, m, "$defs", "engine", "properties", "kinds", "items"), yamlTags(declarative.KindDef{})},
 		{"patterns[]", propertyKeys(t, m, "$defs", "pattern"), sorted(triage.PatternFields())},
 	} {
 		if !slices.Equal(c.schema, c.parserSet) {
