@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/agnivade/levenshtein"
 	"io/fs"
 	"os"
 	"path"
@@ -97,7 +98,7 @@ func nearestDirs(dir, want string, n int) []string {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
-		cands = append(cands, cand{rel, levenshtein(rel, want)})
+		cands = append(cands, cand{rel, levenshtein.ComputeDistance(rel, want)})
 		return nil
 	})
 	slices.SortFunc(cands, func(a, b cand) int {
@@ -114,24 +115,4 @@ func nearestDirs(dir, want string, n int) []string {
 		return []string{"(no directories)"}
 	}
 	return out
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
