@@ -3,11 +3,11 @@ package action
 import (
 	"errors"
 	"fmt"
-	"github.com/agnivade/levenshtein"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/goccy/go-yaml"
 )
 

@@ -2,7 +2,6 @@ package fix
 
 import (
 	"fmt"
-	"github.com/agnivade/levenshtein"
 	"io/fs"
 	"os"
 	"path"
@@ -10,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/bmatcuk/doublestar/v4"
 )
 
