@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -36,5 +37,21 @@ func BenchmarkDecide(b *testing.B) {
 		if p.Action != ActionFix || len(p.Triage) != 3000 {
 			b.Fatalf("plan %s with %d findings", p.Action, len(p.Triage))
 		}
+	}
+}
+
+// BenchmarkDedup merges the findings of a busy PR (150) and of a large
+// one (2,000): three engines, one in five a duplicate of another's.
+func BenchmarkDedup(b *testing.B) {
+	for _, n := range []int{150, 2000} {
+		fs := busyFindings(n)
+		b.Run(fmt.Sprintf("findings=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := Dedup(fs); len(got) >= n {
+					b.Fatalf("nothing merged: %d of %d", len(got), n)
+				}
+			}
+		})
 	}
 }

@@ -38,22 +38,53 @@ var genericCategories = map[string]bool{
 // the same suggested edit. It is symmetric. Findings without a file or a
 // line are never merged.
 func SameDefect(a, b Finding) bool {
-	if a.Engine == b.Engine || a.Path == "" || a.Path != b.Path || a.Line <= 0 || b.Line <= 0 {
+	ka, kb := defectKeyOf(a), defectKeyOf(b)
+	return ka.same(&kb)
+}
+
+// defectKey is what DD1 compares of a finding, computed once per finding
+// and cycle (C1): its markdown is parsed here, never per compared pair.
+type defectKey struct {
+	engine, path string
+	// start and end are the finding's lines; end is 0 when the finding
+	// has no file or no line (it is never merged).
+	start, end int
+	// category is the normalised category, empty when generic.
+	category string
+	// title is the normalised title tokens, nil when fewer than three.
+	title []string
+	// edit is the suggested edit, empty when none.
+	edit string
+}
+
+func defectKeyOf(f Finding) defectKey {
+	k := defectKey{engine: f.Engine, path: f.Path}
+	if f.Path == "" || f.Line <= 0 {
+		return k
+	}
+	k.start, k.end = span(f)
+	if c := normCategory(f.Category); !genericCategories[c] {
+		k.category = c
+	}
+	if t := titleTokens(f.Title); len(t) >= 3 {
+		k.title = t
+	}
+	k.edit = suggestedEdit(f.Body)
+	return k
+}
+
+// same is SameDefect on two keys.
+func (a *defectKey) same(b *defectKey) bool {
+	if a.end <= 0 || b.end <= 0 || a.engine == b.engine || a.path != b.path || a.start > b.end || b.start > a.end {
 		return false
 	}
-	as, ae := span(a)
-	bs, be := span(b)
-	if as > be || bs > ae {
-		return false
-	}
-	if ca, cb := normCategory(a.Category), normCategory(b.Category); ca == cb && !genericCategories[ca] {
+	if a.category != "" && a.category == b.category {
 		return true
 	}
-	if titleSimilarity(a.Title, b.Title) >= TitleSimilarity {
+	if a.title != nil && b.title != nil && tokenSimilarity(a.title, b.title) >= TitleSimilarity {
 		return true
 	}
-	sa, sb := suggestedEdit(a.Body), suggestedEdit(b.Body)
-	return sa != "" && sa == sb
+	return a.edit != "" && a.edit == b.edit
 }
 
 // Dedup is rule DD1: it merges findings of different engines that are one
@@ -63,40 +94,163 @@ func SameDefect(a, b Finding) bool {
 // the result does not depend on the input order. The representative is
 // the group's first finding (by engine, then comment id) that carries a
 // suggested edit, so the suggestions fixer can apply it, else its first.
+//
+// Its cost is linear in the findings plus the pairs on overlapping lines
+// of one file (C1): each finding's markdown is parsed once, and only
+// findings that can be one defect are compared.
 func Dedup(fs []Finding) []Finding {
+	out, _ := dedup(fs)
+	return out
+}
+
+// dedup is Dedup, also counting the pairs of findings it compared.
+func dedup(fs []Finding) ([]Finding, int) {
 	if len(fs) < 2 {
-		return fs
+		return fs, 0
 	}
-	sorted := slices.Clone(fs)
-	slices.SortStableFunc(sorted, findingOrder)
-	var groups [][]Finding
-	for _, f := range sorted {
-		joined := false
-		for i, g := range groups {
-			if !slices.ContainsFunc(g, func(m Finding) bool { return !SameDefect(m, f) }) {
-				groups[i] = append(g, f)
-				joined = true
+	// by is the findings' order: by engine, then comment id; positions
+	// below are positions in it.
+	by := make([]int, len(fs))
+	for i := range by {
+		by[i] = i
+	}
+	slices.SortStableFunc(by, func(i, j int) int { return findingOrder(fs[i], fs[j]) })
+	keys := make([]defectKey, len(fs))
+	order := make([]int, 0, len(fs))
+	// eng, cat and edit number each position's engine, specific category
+	// and suggested edit (0: none), so the sweep compares integers.
+	eng, cat, edit := make([]int, len(fs)), make([]int, len(fs)), make([]int, len(fs))
+	cats, edits := map[string]int{}, map[string]int{}
+	id := func(ids map[string]int, s string) int {
+		if s == "" {
+			return 0
+		}
+		n, ok := ids[s]
+		if !ok {
+			n = len(ids) + 1
+			ids[s] = n
+		}
+		return n
+	}
+	for i, x := range by {
+		keys[i] = defectKeyOf(fs[x])
+		if i > 0 {
+			eng[i] = eng[i-1]
+			if keys[i].engine != keys[i-1].engine {
+				eng[i]++
+			}
+		}
+		if keys[i].end > 0 {
+			order = append(order, i)
+			cat[i], edit[i] = id(cats, keys[i].category), id(edits, keys[i].edit)
+		}
+	}
+	// The pairs that are one defect, as (later, earlier): found by a sweep
+	// over each file's findings by first line, comparing a finding only
+	// with the earlier-starting findings of its file whose lines reach its
+	// first line. The comparison is defectKey.same on those.
+	slices.SortFunc(order, func(i, j int) int {
+		if c := strings.Compare(keys[i].path, keys[j].path); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(keys[i].start, keys[j].start); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+	var pairs [][2]int
+	var open []int
+	compared := 0
+	for x, i := range order {
+		if x > 0 && keys[order[x-1]].path != keys[i].path {
+			open = open[:0]
+		}
+		kept := open[:0]
+		for _, j := range open {
+			if keys[j].end < keys[i].start {
+				continue
+			}
+			kept = append(kept, j)
+			if eng[i] == eng[j] {
+				continue
+			}
+			compared++
+			if (cat[i] != 0 && cat[i] == cat[j]) || (edit[i] != 0 && edit[i] == edit[j]) ||
+				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) {
+				pairs = append(pairs, [2]int{max(i, j), min(i, j)})
+			}
+		}
+		open = append(kept, i)
+	}
+	slices.SortFunc(pairs, func(a, b [2]int) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	// Each finding in turn joins the first group (in the order groups were
+	// formed) of which every member is the same defect as it, else forms
+	// its own. Only a group holding one of its pairs can qualify.
+	group := make([]int, len(fs))
+	next := make([]int, len(fs))
+	var first, last []int // per group: its first and last member
+	p := 0
+	for i := range by {
+		q := p
+		for q < len(pairs) && pairs[q][0] == i {
+			q++
+		}
+		same := pairs[p:q]
+		p = q
+		best := -1
+		for _, pr := range same {
+			g := group[pr[1]]
+			if best >= 0 && g >= best {
+				continue
+			}
+			all := true
+			for m := first[g]; m >= 0 && all; m = next[m] {
+				_, all = slices.BinarySearchFunc(same, m, func(pr [2]int, m int) int { return cmp.Compare(pr[1], m) })
+			}
+			if all {
+				best = g
+			}
+		}
+		next[i] = -1
+		if best < 0 {
+			group[i] = len(first)
+			first, last = append(first, i), append(last, i)
+			continue
+		}
+		group[i] = best
+		next[last[best]], last[best] = i, i
+	}
+	out := make([]Finding, 0, len(first))
+	for _, h := range first {
+		if next[h] < 0 {
+			out = append(out, fs[by[h]])
+			continue
+		}
+		rep := h
+		for m := h; m >= 0; m = next[m] {
+			if keys[m].edit != "" {
+				rep = m
 				break
 			}
 		}
-		if !joined {
-			groups = append(groups, []Finding{f})
+		f := fs[by[rep]]
+		f.Sources = slices.Clone(f.Sources)
+		for m := h; m >= 0; m = next[m] {
+			if m == rep {
+				continue
+			}
+			src := fs[by[m]]
+			f.Sources = append(f.Sources, SourceRef{Engine: src.Engine, ID: src.ID, CommentID: src.CommentID, ThreadID: src.ThreadID})
+			f.Sources = append(f.Sources, src.Sources...)
 		}
+		out = append(out, f)
 	}
-	out := make([]Finding, 0, len(groups))
-	for _, g := range groups {
-		if i := slices.IndexFunc(g, func(f Finding) bool { return suggestedEdit(f.Body) != "" }); i > 0 {
-			g = append([]Finding{g[i]}, slices.Delete(slices.Clone(g), i, i+1)...)
-		}
-		rep := g[0]
-		rep.Sources = slices.Clone(rep.Sources)
-		for _, m := range g[1:] {
-			rep.Sources = append(rep.Sources, SourceRef{Engine: m.Engine, ID: m.ID, CommentID: m.CommentID, ThreadID: m.ThreadID})
-			rep.Sources = append(rep.Sources, m.Sources...)
-		}
-		out = append(out, rep)
-	}
-	return out
+	return out, compared
 }
 
 // FlaggedBy lists the engines that flagged a finding, itself and its
@@ -163,10 +317,22 @@ func titleSimilarity(a, b string) float64 {
 	if len(ta) < 3 || len(tb) < 3 {
 		return 0
 	}
-	inter := 0
-	for _, w := range ta {
-		if _, ok := slices.BinarySearch(tb, w); ok {
+	return tokenSimilarity(ta, tb)
+}
+
+// tokenSimilarity is the Jaccard similarity of two sorted token sets.
+func tokenSimilarity(ta, tb []string) float64 {
+	inter, i, j := 0, 0, 0
+	for i < len(ta) && j < len(tb) {
+		switch c := strings.Compare(ta[i], tb[j]); {
+		case c == 0:
 			inter++
+			i++
+			j++
+		case c < 0:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(inter) / float64(len(ta)+len(tb)-inter)
@@ -175,6 +341,11 @@ func titleSimilarity(a, b string) float64 {
 // suggestedEdit is a finding's first suggestion block as GitHub renders
 // it (TB4), with whitespace normalised; empty when it has none.
 func suggestedEdit(body string) string {
+	// A suggestion block's info string starts with "suggestion" in the
+	// source: a body without the word has none, and is not parsed.
+	if !strings.Contains(body, "suggestion") {
+		return ""
+	}
 	for _, f := range markdown.Fences(body) {
 		if words := strings.Fields(f.Info); len(words) == 0 || words[0] != "suggestion" {
 			continue

@@ -224,3 +224,77 @@ func FuzzSameDefect(f *testing.F) {
 		}
 	})
 }
+
+// pairwiseDedup is DD1 as first written: every finding in turn joins the
+// first group of which every member is SameDefect with it. Dedup must
+// give exactly its result, only cheaper (C1).
+func pairwiseDedup(fs []Finding) []Finding {
+	sorted := slices.Clone(fs)
+	slices.SortStableFunc(sorted, findingOrder)
+	var groups [][]Finding
+	for _, f := range sorted {
+		joined := false
+		for i, g := range groups {
+			if !slices.ContainsFunc(g, func(m Finding) bool { return !SameDefect(m, f) }) {
+				groups[i] = append(g, f)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			groups = append(groups, []Finding{f})
+		}
+	}
+	var out []Finding
+	for _, g := range groups {
+		if i := slices.IndexFunc(g, func(f Finding) bool { return suggestedEdit(f.Body) != "" }); i > 0 {
+			g = append([]Finding{g[i]}, slices.Delete(slices.Clone(g), i, i+1)...)
+		}
+		rep := g[0]
+		rep.Sources = slices.Clone(rep.Sources)
+		for _, m := range g[1:] {
+			rep.Sources = append(rep.Sources, SourceRef{Engine: m.Engine, ID: m.ID, CommentID: m.CommentID, ThreadID: m.ThreadID})
+			rep.Sources = append(rep.Sources, m.Sources...)
+		}
+		out = append(out, rep)
+	}
+	return out
+}
+
+// TestRule_DD1_IndexedDedupGivesThePairwiseResult: on random findings
+// dense in few files and lines (many near matches, chains, suggestion
+// blocks, findings without a line), Dedup gives the same groups, in the
+// same order, with the same representatives, as comparing every pair.
+func TestRule_DD1_IndexedDedupGivesThePairwiseResult(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 1))
+	engines := []string{"bugbot", "claude", "copilot", "gemini"}
+	titles := []string{"Div panics on a zero divisor", "Div panics on zero divisor", "Div panics on a zero divisor here",
+		"Max returns the smaller value", "Sub subtracts in the wrong order", "Div panics", ""}
+	cats := []string{"", "important", "division-by-zero", "Division-By-Zero", "ordering"}
+	bodies := []string{"", "see above", "```suggestion\nif b == 0 {\n```", "```suggestion\n  if b == 0 {\n```", "> ```suggestion\n> x\n> ```"}
+	for iter := 0; iter < 2000; iter++ {
+		n := 2 + r.IntN(14)
+		fs := make([]Finding, n)
+		for i := range fs {
+			line := r.IntN(8)
+			fs[i] = Finding{ID: itoa(int64(i)), CommentID: int64(100 + r.IntN(20)), Engine: engines[r.IntN(len(engines))],
+				Path: []string{"a.go", "b.go", ""}[r.IntN(3)], Line: line, Title: titles[r.IntN(len(titles))],
+				Category: cats[r.IntN(len(cats))], Body: bodies[r.IntN(len(bodies))]}
+			if r.IntN(2) == 0 {
+				fs[i].StartLine = line - 3 + r.IntN(5)
+			}
+			if r.IntN(8) == 0 {
+				fs[i].Sources = []SourceRef{{Engine: "gemini", ID: "s" + itoa(int64(i))}}
+			}
+		}
+		got, want := Dedup(fs), pairwiseDedup(fs)
+		if len(got) != len(want) {
+			t.Fatalf("on %+v\nDedup = %+v\npairwise = %+v", fs, got, want)
+		}
+		for i := range got {
+			if got[i].ID != want[i].ID || !slices.Equal(got[i].Sources, want[i].Sources) {
+				t.Fatalf("on %+v\nDedup = %+v\npairwise = %+v", fs, got, want)
+			}
+		}
+	}
+}

@@ -135,7 +135,7 @@ func (d *decider) holdForHumans(fresh *[]Finding) bool {
 	}
 	var until time.Time
 	var why string
-	kept := (*fresh)[:0:0]
+	kept := (*fresh)[:0] // fresh is this cycle's own slice
 	for _, f := range *fresh {
 		if p, ok := paused(f); ok {
 			if until.IsZero() || p.Until.Before(until) {

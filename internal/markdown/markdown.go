@@ -8,6 +8,7 @@ package markdown
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -16,9 +17,15 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// parse returns the document tree of src. A parser is built per call: the
-// cost is small next to a GitHub round trip, and no state is shared.
+// parse returns the document tree of src.
 func parse(src []byte) ast.Node {
+	return gfm().Parse(text.NewReader(src))
+}
+
+// gfm is the one parser every call shares: goldmark's parser keeps no
+// state between documents (each parse has its own context) and is built
+// on first use, so building it once saves its cost on every comment.
+var gfm = sync.OnceValue(func() parser.Parser {
 	blocks := parser.DefaultBlockParsers()
 	for i, b := range blocks {
 		if _, ok := b.Value.(parser.BlockParser); ok && b.Priority == 700 {
@@ -33,8 +40,8 @@ func parse(src []byte) ast.Node {
 		)),
 		goldmark.WithExtensions(extension.GFM),
 	)
-	return md.Parser().Parse(text.NewReader(src))
-}
+	return md.Parser()
+})
 
 // normalize turns CRLF and lone CR line endings into LF, as GitHub does
 // before rendering.

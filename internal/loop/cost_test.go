@@ -1,0 +1,77 @@
+package loop
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// Rule C1's cost tests: the work of a path that grows with findings is
+// counted (allocations, comparisons) on a busy PR and on one ten times
+// bigger, never timed. A PR ten times bigger has ten times the files, so
+// the findings per file stay what they are on a busy PR; the cost may grow
+// ten times (plus a little for sorting and map growth), not a hundred.
+
+// linearCost fails t when the cost at 10n is more than 13 times the cost
+// at n (growth worse than n log n on these sizes) or above the ceiling
+// per item at 10n.
+func linearCost(t *testing.T, what string, n int, small, large, perItem float64) {
+	t.Helper()
+	t.Logf("%s: %.0f at n=%d, %.0f at n=%d (%.1f per item)", what, small, n, large, 10*n, large/float64(10*n))
+	if small <= 0 {
+		t.Fatalf("%s: nothing counted at n=%d", what, n)
+	}
+	if large > 13*small {
+		t.Errorf("%s grows faster than linearly: %.0f at n=%d, %.0f at n=%d (%.1f×, want ≤ 13×)", what, small, n, large, 10*n, large/small)
+	}
+	if large > perItem*float64(10*n) {
+		t.Errorf("%s: %.0f at n=%d is above the ceiling of %.0f per item (%.0f)", what, large, 10*n, perItem, perItem*float64(10*n))
+	}
+}
+
+// A busy PR carries 150 findings; the tests count at 150 and at 1,500.
+const busyPR = 150
+
+func TestRule_C1_DedupAllocationsGrowLinearlyInFindings(t *testing.T) {
+	small, large := busyFindings(busyPR), busyFindings(10*busyPR)
+	as := testing.AllocsPerRun(3, func() { Dedup(small) })
+	al := testing.AllocsPerRun(1, func() { Dedup(large) })
+	// Each finding's markdown is parsed at most once (a body with a
+	// suggestion block costs some 40 allocations, a third of them have
+	// one); a parse per compared pair costs several times that.
+	linearCost(t, "Dedup allocations", busyPR, as, al, 22)
+}
+
+func TestRule_C1_DedupComparesOnlyFindingsOnOverlappingLinesOfOneFile(t *testing.T) {
+	small, large := busyFindings(busyPR), busyFindings(10*busyPR)
+	_, cs := dedup(small)
+	_, cl := dedup(large)
+	// 15 findings to a file over 20 lines: each overlaps a few others.
+	linearCost(t, "Dedup comparisons", busyPR, float64(cs), float64(cl), 4)
+	// Nothing is compared across files or with a finding without a line.
+	apart := make([]Finding, 3000)
+	for i := range apart {
+		apart[i] = Finding{ID: itoa(int64(i)), Engine: []string{"bugbot", "claude", "copilot"}[i%3], CommentID: int64(i),
+			Path: fmt.Sprintf("f%d.go", i/2), Line: 10 * (i % 2), Title: "the same title everywhere", Category: "same"}
+	}
+	if got, n := dedup(apart); n != 0 || len(got) != len(apart) {
+		t.Errorf("3,000 findings in 1,500 files, one of each pair without a line: %d comparisons and %d findings, want 0 and 3000", n, len(got))
+	}
+}
+
+func TestRule_C1_DecideAllocationsGrowLinearlyInFindings(t *testing.T) {
+	sts, obss := busyDecision(busyPR)
+	stl, obsl := busyDecision(10 * busyPR)
+	check := func(st state.State, o Observation, n int) {
+		p, _ := Decide(st, o, DefaultConfig())
+		if p.Action != ActionFix || len(p.Triage) < n/2 {
+			t.Fatalf("plan %s with %d findings, want a fix cycle on most of %d", p.Action, len(p.Triage), n)
+		}
+	}
+	check(sts, obss, busyPR)
+	check(stl, obsl, 10*busyPR)
+	as := testing.AllocsPerRun(3, func() { Decide(sts, obss, DefaultConfig()) })
+	al := testing.AllocsPerRun(1, func() { Decide(stl, obsl, DefaultConfig()) })
+	linearCost(t, "Decide allocations", busyPR, as, al, 25)
+}
