@@ -40,7 +40,28 @@ func TestRule_C1_DedupAllocationsGrowLinearlyInFindings(t *testing.T) {
 	// Each finding's markdown is parsed at most once (a body with a
 	// suggestion block costs some 40 allocations, a third of them have
 	// one); a parse per compared pair costs several times that.
-	linearCost(t, "Dedup allocations", busyPR, as, al, 22)
+	linearCost(t, "Dedup allocations", busyPR, as, al, 10)
+}
+
+// TestRule_C1_DedupParsesEachFindingAtMostOnceHoweverDense: findings
+// packed into one file, each with its own suggestion block, so most pairs
+// on a line are compared down to their suggested edits. The comparisons
+// grow with the pairs on overlapping lines, but each body is parsed at
+// most once: the allocations stay linear in the findings.
+func TestRule_C1_DedupParsesEachFindingAtMostOnceHoweverDense(t *testing.T) {
+	dense := func(n int) []Finding {
+		fs := busyFindings(n)
+		for i := range fs {
+			fs[i].Path, fs[i].Line, fs[i].StartLine, fs[i].Category = "hot.go", 1+i%10, 0, "bug"
+			fs[i].Title = fmt.Sprintf("finding %d", i)
+			fs[i].Body = fmt.Sprintf("**finding %d**\n\n```suggestion\n\treturn %d\n```\n", i, i)
+		}
+		return fs
+	}
+	small, large := dense(busyPR), dense(10*busyPR)
+	as := testing.AllocsPerRun(3, func() { Dedup(small) })
+	al := testing.AllocsPerRun(1, func() { Dedup(large) })
+	linearCost(t, "Dedup allocations, dense", busyPR, as, al, 45)
 }
 
 func TestRule_C1_DedupComparesOnlyFindingsOnOverlappingLinesOfOneFile(t *testing.T) {
@@ -73,5 +94,5 @@ func TestRule_C1_DecideAllocationsGrowLinearlyInFindings(t *testing.T) {
 	check(stl, obsl, 10*busyPR)
 	as := testing.AllocsPerRun(3, func() { Decide(sts, obss, DefaultConfig()) })
 	al := testing.AllocsPerRun(1, func() { Decide(stl, obsl, DefaultConfig()) })
-	linearCost(t, "Decide allocations", busyPR, as, al, 25)
+	linearCost(t, "Decide allocations", busyPR, as, al, 6)
 }

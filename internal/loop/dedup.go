@@ -39,11 +39,14 @@ var genericCategories = map[string]bool{
 // line are never merged.
 func SameDefect(a, b Finding) bool {
 	ka, kb := defectKeyOf(a), defectKeyOf(b)
+	ka.suggestion(&a)
+	kb.suggestion(&b)
 	return ka.same(&kb)
 }
 
 // defectKey is what DD1 compares of a finding, computed once per finding
-// and cycle (C1): its markdown is parsed here, never per compared pair.
+// and cycle (C1): its markdown is parsed at most once, never per compared
+// pair.
 type defectKey struct {
 	engine, path string
 	// start and end are the finding's lines; end is 0 when the finding
@@ -53,8 +56,10 @@ type defectKey struct {
 	category string
 	// title is the normalised title tokens, nil when fewer than three.
 	title []string
-	// edit is the suggested edit, empty when none.
-	edit string
+	// edit is the suggested edit, empty when none; read once edited is
+	// set (Dedup reads it only for the findings that need it).
+	edit   string
+	edited bool
 }
 
 func defectKeyOf(f Finding) defectKey {
@@ -69,8 +74,15 @@ func defectKeyOf(f Finding) defectKey {
 	if t := titleTokens(f.Title); len(t) >= 3 {
 		k.title = t
 	}
-	k.edit = suggestedEdit(f.Body)
 	return k
+}
+
+// suggestion is f's suggested edit, k's from the first call on.
+func (k *defectKey) suggestion(f *Finding) string {
+	if !k.edited {
+		k.edit, k.edited = suggestedEdit(f.Body), true
+	}
+	return k.edit
 }
 
 // same is SameDefect on two keys.
@@ -117,21 +129,15 @@ func dedup(fs []Finding) ([]Finding, int) {
 	slices.SortStableFunc(by, func(i, j int) int { return findingOrder(fs[i], fs[j]) })
 	keys := make([]defectKey, len(fs))
 	order := make([]int, 0, len(fs))
-	// eng, cat and edit number each position's engine, specific category
-	// and suggested edit (0: none), so the sweep compares integers.
-	eng, cat, edit := make([]int, len(fs)), make([]int, len(fs)), make([]int, len(fs))
-	cats, edits := map[string]int{}, map[string]int{}
-	id := func(ids map[string]int, s string) int {
-		if s == "" {
-			return 0
-		}
-		n, ok := ids[s]
-		if !ok {
-			n = len(ids) + 1
-			ids[s] = n
-		}
-		return n
-	}
+	// eng and cat number each position's engine and specific category
+	// (0: none), so the sweep compares integers; mayEdit is false where
+	// the body cannot hold a suggestion block.
+	eng, cat := make([]int, len(fs)), make([]int, len(fs))
+	mayEdit := make([]bool, len(fs))
+	cats := map[string]int{}
+	// edit is the suggested edit of the finding at a position, its
+	// markdown parsed on the first call.
+	edit := func(i int) string { return keys[i].suggestion(&fs[by[i]]) }
 	for i, x := range by {
 		keys[i] = defectKeyOf(fs[x])
 		if i > 0 {
@@ -142,7 +148,13 @@ func dedup(fs []Finding) ([]Finding, int) {
 		}
 		if keys[i].end > 0 {
 			order = append(order, i)
-			cat[i], edit[i] = id(cats, keys[i].category), id(edits, keys[i].edit)
+			mayEdit[i] = mayHaveSuggestion(fs[x].Body)
+			if c := keys[i].category; c != "" {
+				if cat[i] = cats[c]; cat[i] == 0 {
+					cat[i] = len(cats) + 1
+					cats[c] = cat[i]
+				}
+			}
 		}
 	}
 	// The pairs that are one defect, as (later, earlier): found by a sweep
@@ -175,8 +187,9 @@ func dedup(fs []Finding) ([]Finding, int) {
 				continue
 			}
 			compared++
-			if (cat[i] != 0 && cat[i] == cat[j]) || (edit[i] != 0 && edit[i] == edit[j]) ||
-				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) {
+			if (cat[i] != 0 && cat[i] == cat[j]) ||
+				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) ||
+				(mayEdit[i] && mayEdit[j] && edit(i) != "" && edit(i) == edit(j)) {
 				pairs = append(pairs, [2]int{max(i, j), min(i, j)})
 			}
 		}
@@ -233,7 +246,7 @@ func dedup(fs []Finding) ([]Finding, int) {
 		}
 		rep := h
 		for m := h; m >= 0; m = next[m] {
-			if keys[m].edit != "" {
+			if edit(m) != "" {
 				rep = m
 				break
 			}
@@ -341,9 +354,7 @@ func tokenSimilarity(ta, tb []string) float64 {
 // suggestedEdit is a finding's first suggestion block as GitHub renders
 // it (TB4), with whitespace normalised; empty when it has none.
 func suggestedEdit(body string) string {
-	// A suggestion block's info string starts with "suggestion" in the
-	// source: a body without the word has none, and is not parsed.
-	if !strings.Contains(body, "suggestion") {
+	if !mayHaveSuggestion(body) {
 		return ""
 	}
 	for _, f := range markdown.Fences(body) {
@@ -353,6 +364,13 @@ func suggestedEdit(body string) string {
 		return strings.Join(strings.Fields(strings.Join(f.Lines, "\n")), " ")
 	}
 	return ""
+}
+
+// mayHaveSuggestion is false when body cannot hold a suggestion block: a
+// fence of backticks or tildes whose info string starts with "suggestion"
+// in the source. Such a body is not parsed.
+func mayHaveSuggestion(body string) bool {
+	return strings.Contains(body, "suggestion") && (strings.Contains(body, "```") || strings.Contains(body, "~~~"))
 }
 
 // WithSources adds to a fix cycle's triage rows one row per source comment
