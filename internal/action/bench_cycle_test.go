@@ -67,7 +67,7 @@ func BenchmarkCycle_IdleWake(b *testing.B) {
 func benchIdleWake(b *testing.B, w *world) {
 	// Every iteration is an idle poll of a live loop: the idle-poll bound
 	// must not end the loop part-way (a finished loop's wakes write nothing).
-	in := map[string]string{"engines": "copilot", "max-idle-polls": "1000000"}
+	in := map[string]string{"engines": "copilot", "max-idle-minutes": "1000000"}
 	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
 		b.Fatal(err)
 	}

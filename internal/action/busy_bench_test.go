@@ -127,7 +127,7 @@ func BenchmarkBusyRepository(b *testing.B) {
 		sweepEvery              = 30 * time.Minute
 		step                    = time.Minute
 	)
-	in := map[string]string{"max-idle-polls": "100000", "stall-factor": "100000"}
+	in := map[string]string{"max-idle-minutes": "100000", "stall-factor": "100000"}
 	for range b.N {
 		r := newBusyRepo(b, open, live)
 		heads := map[int]string{}

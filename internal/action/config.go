@@ -29,7 +29,7 @@ type Config struct {
 
 	MaxCommits       int
 	MaxActiveMinutes int
-	MaxIdlePolls     int
+	MaxIdleMinutes   int
 	YieldMinutes     int // how long review-loop yields to a person (HY1)
 	// DivergenceStop, ProseRounds and PathsIgnore are the convergence
 	// rules' settings (CV2, CV3, CV6).
@@ -111,7 +111,7 @@ type Config struct {
 var inputNames = []string{
 	"github-token", "push-token", "trigger-token", "engines", "pr",
 	"trigger-phrase", "allowed-associations", "max-commits",
-	"max-active-minutes", "max-idle-polls", "stall-factor",
+	"max-active-minutes", "max-idle-minutes", "stall-factor",
 	"max-consecutive-errors", "copilot-only", "max-iterations",
 	"wait-initial", "poll-interval", "poll-timeout", "wait-seconds",
 	"keep-draft", "context-files", "setup-command", "test-command",
@@ -173,7 +173,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AllowedAssociations:  splitList(strings.ToUpper(in("allowed-associations", "OWNER,MEMBER,COLLABORATOR"))),
 		MaxCommits:           num("max-commits", 20),
 		MaxActiveMinutes:     num("max-active-minutes", 240),
-		MaxIdlePolls:         num("max-idle-polls", 10),
+		MaxIdleMinutes:       num("max-idle-minutes", 45),
 		YieldMinutes:         num("yield-minutes", 30),
 		ProseRounds:          num("prose-rounds", 2),
 		PathsIgnore:          splitList(in("paths-ignore", "")),

@@ -26,8 +26,8 @@ func TestLoadConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.MaxCommits != 20 || c.MaxActiveMinutes != 240 || c.MaxIdlePolls != 10 {
-			t.Errorf("bounds = %d/%d/%d, want 20/240/10", c.MaxCommits, c.MaxActiveMinutes, c.MaxIdlePolls)
+		if c.MaxCommits != 20 || c.MaxActiveMinutes != 240 || c.MaxIdleMinutes != 45 {
+			t.Errorf("bounds = %d/%d/%d, want 20/240/45", c.MaxCommits, c.MaxActiveMinutes, c.MaxIdleMinutes)
 		}
 		if c.PushToken != "ghs_secret" {
 			t.Errorf("push token does not fall back to github-token")

@@ -151,6 +151,14 @@ func (c *prCycle) run(ctx context.Context) error {
 	// records a wait or a hand-back writes once, unchecked: an idle wake
 	// costs one read and one write.
 	acts := c.acts()
+	if !acts && c.wake.Kind != event.KindCommand && c.unchanged() {
+		// C2: an idle wake (nothing new, nothing to do) writes nothing:
+		// the status comment already says what it would say.
+		c.st = before
+		c.res.Unchanged = true
+		c.finish()
+		return nil
+	}
 	if acts {
 		if err := c.save(ctx); err != nil {
 			return err

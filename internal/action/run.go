@@ -78,6 +78,9 @@ type PRResult struct {
 	// Skipped says why the cycle stopped without acting (another run won,
 	// the loop is finished...).
 	Skipped string
+	// Unchanged is true when the cycle wrote nothing because the status
+	// comment already said what it would write (C2: an idle wake).
+	Unchanged bool
 	// Pushed is the SHA of the fix commit pushed this cycle.
 	Pushed string
 	// Dispatched is true when the cycle re-dispatched its workflow (W5).
@@ -346,7 +349,7 @@ func loopConfig(c Config) (loop.Config, error) {
 	lc := loop.DefaultConfig()
 	lc.MaxCommits = c.MaxCommits
 	lc.MaxActiveMinutes = c.MaxActiveMinutes
-	lc.MaxIdlePolls = c.MaxIdlePolls
+	lc.MaxIdle = time.Duration(c.MaxIdleMinutes) * time.Minute
 	lc.YieldFor = time.Duration(c.YieldMinutes) * time.Minute
 	lc.StallFactor = c.StallFactor
 	lc.MaxConsecutiveErrors = c.MaxConsecutiveErrors

@@ -58,7 +58,7 @@ func TestCycle_BadInputFailsWithoutWriting(t *testing.T) {
 	}{
 		{name: "an unknown engine lists the known ones", event: "workflow_dispatch", inputs: map[string]string{"engines": "copilot,hal9000"}, want: "known engines"},
 		{name: "a non-numeric pr names the input", event: "workflow_dispatch", inputs: map[string]string{"pr": "abc"}, want: `input pr: "abc"`},
-		{name: "a negative bound names the input", event: "workflow_dispatch", inputs: map[string]string{"max-idle-polls": "-3"}, want: "max-idle-polls"},
+		{name: "a negative bound names the input", event: "workflow_dispatch", inputs: map[string]string{"max-idle-minutes": "-3"}, want: "max-idle-minutes"},
 		{name: "a missing token is reported", event: "workflow_dispatch", drop: "INPUT_GITHUB-TOKEN", want: "github-token"},
 		{name: "a payload that is not JSON names the event", event: "issue_comment", payload: "{not json", want: "issue_comment"},
 	}

@@ -2,10 +2,13 @@ package action
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -32,13 +35,40 @@ func (c *prCycle) runURL() string {
 // token says which run wrote the comment last.
 const claimMarker = "<!-- review-loop:claim "
 
+// contentMarker prefixes the hash of what the status comment says apart
+// from which run wrote it and when: the state and the report rendered
+// without the run's link and clock (C2).
+const contentMarker = "<!-- review-loop:content "
+
+// content is the hash contentMarker carries for this cycle's comment.
+func (c *prCycle) content() (string, error) {
+	in := c.reportInput()
+	in.RunURL, in.Now = "", time.Time{}
+	body, err := state.Encode(report.StatusComment(in), c.st)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(sum[:12]), nil
+}
+
+// unchanged reports whether the status comment already says what this
+// cycle would write (C2): then an idle wake writes nothing.
+func (c *prCycle) unchanged() bool {
+	if c.comment == nil || c.readOnly {
+		return false
+	}
+	sum, err := c.content()
+	return err == nil && markerValue(c.comment.Body, contentMarker) == sum
+}
+
 // reportInput gathers what the renderers need.
 func (c *prCycle) reportInput() report.Input {
 	in := report.Input{
 		State: c.st, Plan: c.plan, PRURL: c.obs.URL, ServerURL: c.cfg.ServerURL,
 		Repo: c.owner + "/" + c.repo, Number: c.number,
 		Bounds: report.Bounds{MaxCommits: c.cfg.MaxCommits, MaxActiveMinutes: c.cfg.MaxActiveMinutes,
-			MaxIdlePolls: c.cfg.MaxIdlePolls, MaxIterations: c.cfg.MaxIterations},
+			MaxIdleMinutes: c.cfg.MaxIdleMinutes, MaxIterations: c.cfg.MaxIterations},
 		CopilotOnly: c.cfg.CopilotOnly, LastCommit: c.obs.HeadSHA, RegressionCommand: c.cfg.RegressionCommand,
 		Notices: c.notices, Titles: map[int64]string{},
 		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL, Prices: c.repoCfg.prices,
@@ -74,7 +104,11 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
 	c.beforeWrite(ctx)
-	visible := report.StatusComment(c.reportInput()) + "\n" + claimMarker + c.claim + " -->"
+	sum, err := c.content()
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
 	body, err := state.Encode(visible, c.st)
 	if err != nil {
 		return fmt.Errorf("encoding the state: %w", err)
@@ -131,12 +165,16 @@ func (c *prCycle) checkClaim(ctx context.Context) error {
 }
 
 // claimOf returns the claim token in a status comment body, or "".
-func claimOf(body string) string {
-	i := strings.LastIndex(body, claimMarker)
+func claimOf(body string) string { return markerValue(body, claimMarker) }
+
+// markerValue returns the value of the last hidden marker in a status
+// comment body, or "".
+func markerValue(body, marker string) string {
+	i := strings.LastIndex(body, marker)
 	if i < 0 {
 		return ""
 	}
-	token, _, _ := strings.Cut(body[i+len(claimMarker):], " -->")
+	token, _, _ := strings.Cut(body[i+len(marker):], " -->")
 	return token
 }
 

@@ -15,8 +15,9 @@ type Config struct {
 	MaxCommits int
 	// MaxActiveMinutes bounds active work, waiting excluded (B2).
 	MaxActiveMinutes int
-	// MaxIdlePolls bounds consecutive idle polls (B3).
-	MaxIdlePolls int
+	// MaxIdle bounds the time since the loop's last progress while it
+	// waits (B3): a new push, a new finding or a trigger.
+	MaxIdle time.Duration
 	// StallFactor: an engine waited on for more than StallFactor times its
 	// normal latency is HUNG (T4).
 	StallFactor int
@@ -76,7 +77,7 @@ func DefaultConfig() Config {
 	return Config{
 		MaxCommits:       20,
 		MaxActiveMinutes: 240,
-		MaxIdlePolls:     10,
+		MaxIdle:          45 * time.Minute,
 		YieldFor:         30 * time.Minute,
 		StallFactor:      3,
 		NormalLatency: map[string]time.Duration{
@@ -121,7 +122,7 @@ func (c Config) Validate() error {
 	}
 	atLeast("MaxCommits", int64(c.MaxCommits), 0)
 	atLeast("MaxActiveMinutes", int64(c.MaxActiveMinutes), 0)
-	atLeast("MaxIdlePolls", int64(c.MaxIdlePolls), 0)
+	atLeast("MaxIdle", int64(c.MaxIdle), 0)
 	atLeast("YieldFor", int64(c.YieldFor), 0)
 	atLeast("StallFactor", int64(c.StallFactor), 1)
 	atLeast("MaxConsecutiveErrors", int64(c.MaxConsecutiveErrors), 1)

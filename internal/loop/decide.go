@@ -135,7 +135,7 @@ func (d *decider) decide() {
 	d.yieldToHumans()
 	newFinding := slices.ContainsFunc(d.ev, func(e *eval) bool { return e.newSeen })
 	if newPush || newFinding {
-		s.IdlePolls = 0
+		s.IdleSince = d.obs.Now
 	}
 	d.tree(newPush || newFinding)
 	d.budgetFloor()
@@ -187,7 +187,6 @@ func (d *decider) detectPush() bool {
 		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("outside push detected: head %s is not our push; observation starts over (W3)", short(head)))
 	}
 	if newPush {
-		s.IdlePolls = 0
 		for _, e := range slices.Sorted(maps.Keys(s.EngineStates)) {
 			es := s.EngineStates[e]
 			es.Review = state.ReviewNotTriggered
@@ -596,10 +595,7 @@ func (d *decider) tree(progress bool) {
 			}
 		}
 		if waiting = d.waiting(); len(waiting) > 0 {
-			if !progress {
-				s.IdlePolls++
-			}
-			if s.IdlePolls < cfg.MaxIdlePolls {
+			if since := d.idleSince(); d.obs.Now.Sub(since) < cfg.MaxIdle {
 				d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
 				d.plan.Why = "W1(d): waiting for " + names(waiting) + " (T4: no fix while any engine is TRIGGERED or RUNNING)"
 				return
@@ -607,11 +603,11 @@ func (d *decider) tree(progress bool) {
 			b3 = true
 			for _, e := range waiting {
 				if e.unproven {
-					d.mark(e, state.MarkUnproven, UnprovenNote(e.view, d.head)+fmt.Sprintf("; still none after %d idle polls (B3)", s.IdlePolls))
+					d.mark(e, state.MarkUnproven, UnprovenNote(e.view, d.head)+fmt.Sprintf("; still none while idle since %s (B3)", stamp(d.idleSince())))
 					d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
 					continue
 				}
-				d.mark(e, state.MarkHung, fmt.Sprintf("no review after %d idle polls (B3)", s.IdlePolls))
+				d.mark(e, state.MarkHung, fmt.Sprintf("no review while idle since %s (B3)", stamp(d.idleSince())))
 				d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "idle-polls"})
 			}
 		}
@@ -694,8 +690,32 @@ func (d *decider) tree(progress bool) {
 	d.terminal(b3)
 }
 
+// idleSince is when the loop last made progress (B3): its start, a new
+// push or a new finding (state IdleSince), or a trigger fired (an
+// engine's wait starts then, after a quota cooldown or a deferral too).
+// A loop that recorded none starts its idle clock now.
+func (d *decider) idleSince() time.Time {
+	s := &d.s
+	if s.IdleSince.IsZero() && s.StartedAt.IsZero() {
+		s.IdleSince = d.obs.Now
+	}
+	since := s.IdleSince
+	if s.StartedAt.After(since) {
+		since = s.StartedAt
+	}
+	for _, es := range s.EngineStates {
+		if es.TriggeredAt.After(since) && !es.TriggeredAt.After(d.obs.Now) {
+			since = es.TriggeredAt
+		}
+	}
+	return since
+}
+
+// stamp is a time as the status comment shows it.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
 // terminal is W1(g): every engine DONE (or out) and nothing new. HUNG is
-// only ever reached through a waiting bound (B3's idle polls, or T4's
+// only ever reached through a waiting bound (B3's idle time, or T4's
 // stall of StallFactor × the engine's latency), so a HUNG engine ends the
 // loop with "bound"; "error" is left for engines that errored (H5).
 func (d *decider) terminal(b3 bool) {
@@ -729,9 +749,9 @@ func (d *decider) terminal(b3 bool) {
 		// head ends the loop at the waiting bound, named with its text.
 		d.handBack(EndBound, "W1(g): no proof of a finished review of the head within the waiting bound: "+strings.Join(unproven, "; "))
 	case b3:
-		d.handBack(EndBound, fmt.Sprintf("B3: %d idle polls", d.s.IdlePolls))
+		d.handBack(EndBound, fmt.Sprintf("B3: idle since %s, %s without progress", stamp(d.idleSince()), d.obs.Now.Sub(d.idleSince()).Round(time.Minute)))
 	case hung:
-		d.handBack(EndBound, fmt.Sprintf("W1(g): %s HUNG at a waiting bound (T4 stall or B3 idle polls); the others went on",
+		d.handBack(EndBound, fmt.Sprintf("W1(g): %s HUNG at a waiting bound (T4 stall or B3 idle time); the others went on",
 			strings.Join(hungNames, ", ")))
 	case still:
 		d.handBack(EndNoFixes, "W1(g): every engine is DONE, nothing new to fix; residual findings remain")

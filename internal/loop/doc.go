@@ -48,7 +48,7 @@
 // finished loop is restarted only by a command (H8). A PR that is not OPEN
 // stops the loop. New-push detection (W3) runs first: a head that is
 // neither our last push nor our pending write-ahead push (E5) nor the head
-// seen last cycle is an outside push, which resets the idle polls and puts
+// seen last cycle is an outside push, which restarts the idle clock and puts
 // every engine back to NOT_TRIGGERED; a head equal to the pending push is
 // our own push even when the run that pushed died before saving. Then the
 // decision tree W1, in order: (a) bounds B1, B2; (b) no-progress W2;
@@ -56,8 +56,8 @@
 // the first cycle with no review waits instead, W4); (d) any engine
 // TRIGGERED or RUNNING → wait, with the escape hatches of T4 (stalled past
 // StallFactor × its normal latency → HUNG; errored MaxConsecutiveErrors
-// times in a row → ERRORED) and the idle-poll bound B3 (the waiting engines
-// become HUNG and the others go on); in Copilot-only mode, no review within
+// times in a row → ERRORED) and the idle bound B3, MaxIdle since the last
+// progress (the waiting engines become HUNG and the others go on); in Copilot-only mode, no review within
 // PollTimeout of the trigger ends with "timeout"; (e) prose-only engines
 // are judged: CLEAN (only when the verdict set is proven, J3) or
 // NON_BLOCKING count as clean (J2), BLOCKING sends the engine's findings to
@@ -67,7 +67,7 @@
 // # End reasons of W1(g)
 //
 // Every engine CLEAN → "clean" ("no-comments" in Copilot-only mode);
-// a waiting bound tripped — B3's idle polls, or an engine HUNG by T4's
+// a waiting bound tripped — B3's idle time, or an engine HUNG by T4's
 // stall bound while the others went on — → "bound"; residual findings
 // (STILL_FINDING) → "no-fixes"; only ERRORED engines → "error". HUNG is
 // a bound, not an error: the engine did not fail, the loop stopped

@@ -32,7 +32,7 @@ func TestRule_IN3_KeepDraftLeavesTheDraftAlone(t *testing.T) {
 func TestRule_T4_TheStallTimerRunsFromTheFirstWaitNotTheLatestWake(t *testing.T) {
 	t.Parallel()
 	cfg := DefaultConfig()
-	cfg.MaxIdlePolls = 1000 // only the stall hatch may end the wait
+	cfg.MaxIdle = 1000 * time.Hour // only the stall hatch may end the wait
 	st := active(sha1, "bugbot", "claude")
 	st.EngineStates["claude"] = state.EngineState{FirstReviewSeen: true} // not triggered by us
 	lim := time.Duration(cfg.StallFactor) * cfg.Latency("claude")

@@ -36,7 +36,7 @@ func newSim(t *rapid.T) *sim {
 	n := rapid.IntRange(1, 3).Draw(t, "engines")
 	cfg := DefaultConfig()
 	cfg.MaxCommits = rapid.IntRange(0, 4).Draw(t, "maxCommits")
-	cfg.MaxIdlePolls = rapid.IntRange(0, 5).Draw(t, "maxIdlePolls")
+	cfg.MaxIdle = time.Duration(rapid.IntRange(0, 25).Draw(t, "maxIdleMinutes")) * time.Minute
 	cfg.MaxActiveMinutes = rapid.IntRange(0, 120).Draw(t, "maxActiveMinutes")
 	s := &sim{t: t, cfg: cfg, engines: all[:n], st: state.New(), now: t0, nextID: 1000, maxStep: 30 * time.Minute,
 		triggered: map[[2]string]bool{}}
@@ -110,7 +110,8 @@ func (s *sim) trigger(reqs []TriggerRequest) {
 // step runs one cycle and reports whether the loop handed back.
 func (s *sim) step() bool {
 	s.cycles++
-	s.now = s.now.Add(time.Duration(rapid.Int64Range(0, int64(20*time.Minute)).Draw(s.t, "elapsed")))
+	// A wake is a workflow run: at least a minute after the last one.
+	s.now = s.now.Add(time.Duration(rapid.Int64Range(int64(time.Minute), int64(20*time.Minute)).Draw(s.t, "elapsed")))
 	views := s.views()
 	p, st := Decide(s.st, Observation{Now: s.now, HeadSHA: s.head, PRState: "OPEN", Engines: views}, s.cfg)
 	s.st = st
@@ -160,14 +161,10 @@ func (s *sim) step() bool {
 	s.st = AddActiveWork(s.st, time.Duration(rapid.Int64Range(0, int64(s.maxStep)).Draw(s.t, "active")))
 	// (c) counters exceed their bounds by at most the step that trips
 	// them: B1 is checked before the fix that would pass it, so commits
-	// never pass; the idle poll that trips B3 is one over a bound of 0 at
-	// most; no work is planned once active work reached its bound, so it
+	// never pass; no work is planned once active work reached its bound, so it
 	// passes by at most the cycle that crossed it plus the hand-back cycle.
 	if s.st.Commits > s.cfg.MaxCommits {
 		s.t.Fatalf("(c) commits %d over the bound %d", s.st.Commits, s.cfg.MaxCommits)
-	}
-	if s.st.IdlePolls > s.cfg.MaxIdlePolls+1 {
-		s.t.Fatalf("(c) idle polls %d over the bound %d", s.st.IdlePolls, s.cfg.MaxIdlePolls)
 	}
 	if p.Action != ActionHandBack && st.ActiveSeconds >= int64(s.cfg.MaxActiveMinutes)*60 {
 		s.t.Fatalf("(c) planned %s with %d active seconds, bound %d minutes", p.Action, st.ActiveSeconds, s.cfg.MaxActiveMinutes)
@@ -187,14 +184,16 @@ func TestProperty_LoopInvariants(t *testing.T) {
 		// most one trigger cycle (every NOT_TRIGGERED engine is triggered in
 		// the same cycle and then TRIGGERED for that SHA) and at most one fix
 		// cycle (it either pushes a new SHA or hands back, E3). Wait cycles:
-		// the idle counter grows by one per wake without progress and trips
-		// B3 at MaxIdlePolls; progress (a new push, or new findings, which
-		// each engine posts once per SHA with its review) resets it at most
-		// E+1 times per SHA, so at most (E+2)×(MaxIdlePolls+1) wait cycles.
+		// wakes are a minute apart at least and B3 trips MaxIdle after the
+		// last progress, so at most MaxIdle/1min+1 wait cycles in a row;
+		// progress (a new push, new findings, which each engine posts once
+		// per SHA with its review, or a trigger) restarts the idle clock at
+		// most 2E+1 times per SHA, so at most (2E+2)×(MaxIdle/1min+1) wait
+		// cycles.
 		// A new SHA exists only after a fix commit, and B1 hands back at
 		// MaxCommits, so there are at most MaxCommits+1 SHAs; one more cycle
 		// for the final hand-back.
-		perSHA := 2 + (e+2)*(s.cfg.MaxIdlePolls+1)
+		perSHA := 2 + (2*e+2)*(int(s.cfg.MaxIdle/time.Minute)+1)
 		bound := (s.cfg.MaxCommits+1)*perSHA + 1
 		for !s.step() {
 			if s.cycles > bound {

@@ -89,9 +89,8 @@ func TestRule_S8_UnprovenAtTheIdleBoundAndAtHandBackForAnotherReason(t *testing.
 	cfg := DefaultConfig()
 	cfg.StallFactor = 1000 // only B3 can end the wait
 	st := active(sha1, "gemini")
-	st.IdlePolls = cfg.MaxIdlePolls - 1
 	v := unprovenView("gemini", sha1, "✅ Action performed")
-	p, _ := Decide(st, obs(sha1, time.Minute, v), cfg)
+	p, _ := Decide(st, obs(sha1, cfg.MaxIdle, v), cfg)
 	wantAction(t, p, ActionHandBack, EndBound)
 	if r := report(t, p, "gemini"); r.Verdict != VerdictUnproven || !strings.Contains(r.Note, "Action performed") {
 		t.Fatalf("report %+v", r)

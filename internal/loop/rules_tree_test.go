@@ -161,42 +161,42 @@ func TestRule_W2_NoProgress(t *testing.T) {
 
 func TestRule_W3_NewPushDetection(t *testing.T) {
 	t.Parallel()
-	t.Run("an outside push resets idle polls and puts every engine back to NOT_TRIGGERED", func(t *testing.T) {
+	t.Run("an outside push restarts the idle clock and puts every engine back to NOT_TRIGGERED", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot", "copilot")
-		st.IdlePolls = 6
+		st.IdleSince = t0.Add(-30 * time.Minute)
 		st.LastPushSHA = sha1
 		es := st.EngineStates["bugbot"]
 		es.Mark, es.MarkSHA = state.MarkHung, sha1
 		st.EngineStates["bugbot"] = es
 		p, st2 := Decide(st, obs(sha2, 0, none("bugbot"), none("copilot")), DefaultConfig())
 		wantAction(t, p, ActionTrigger, "")
-		if !slices.Equal(triggered(p), []string{"bugbot", "copilot"}) || st2.IdlePolls != 0 || st2.LastObservedSHA != sha2 {
-			t.Errorf("triggers %v, idle %d, observed %s", triggered(p), st2.IdlePolls, st2.LastObservedSHA)
+		if !slices.Equal(triggered(p), []string{"bugbot", "copilot"}) || !st2.IdleSince.Equal(t0) || st2.LastObservedSHA != sha2 {
+			t.Errorf("triggers %v, idle since %v, observed %s", triggered(p), st2.IdleSince, st2.LastObservedSHA)
 		}
 		if st2.EngineStates["bugbot"].Mark != "" || len(p.Notices) == 0 || !strings.Contains(p.Notices[0], "outside push") {
 			t.Errorf("mark %q, notices %v", st2.EngineStates["bugbot"].Mark, p.Notices)
 		}
 	})
-	t.Run("our own push is not an outside push but resets idle polls", func(t *testing.T) {
+	t.Run("our own push is not an outside push but restarts the idle clock", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot")
-		st.IdlePolls = 4
+		st.IdleSince = t0.Add(-30 * time.Minute)
 		st = RecordPush(st, sha2)
 		st = RecordTriggers(st, []TriggerResult{{Engine: "bugbot", SHA: sha2, SignalID: 99}}, t0)
 		p, st2 := Decide(st, obs(sha2, 0, none("bugbot")), DefaultConfig())
 		wantAction(t, p, ActionWait, "")
-		if st2.IdlePolls != 0 || len(p.Notices) != 0 || st2.Commits != 1 {
-			t.Errorf("idle %d, notices %v, commits %d", st2.IdlePolls, p.Notices, st2.Commits)
+		if !st2.IdleSince.Equal(t0) || len(p.Notices) != 0 || st2.Commits != 1 {
+			t.Errorf("idle since %v, notices %v, commits %d", st2.IdleSince, p.Notices, st2.Commits)
 		}
 	})
 	t.Run("the same head as last cycle is no push", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot")
-		st.IdlePolls = 4
+		st.IdleSince = t0.Add(-30 * time.Minute)
 		_, st2 := Decide(st, obs(sha1, 0, running("bugbot")), DefaultConfig())
-		if st2.IdlePolls != 5 {
-			t.Errorf("idle %d, want 5", st2.IdlePolls)
+		if !st2.IdleSince.Equal(st.IdleSince) {
+			t.Errorf("idle since %v, want %v (unchanged)", st2.IdleSince, st.IdleSince)
 		}
 	})
 }

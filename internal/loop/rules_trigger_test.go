@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -323,43 +324,76 @@ func TestRule_H1_EngineReviewingAtBoundHandBackIsNotHung(t *testing.T) {
 	}
 }
 
-func TestRule_B3_IdlePollBound(t *testing.T) {
+func TestRule_B3_IdleBoundIsTheTimeSinceTheLastProgress(t *testing.T) {
 	t.Parallel()
 	cfg := DefaultConfig()
 	cfg.StallFactor = 1000
-	t.Run("an idle wake counts and the bound makes waiting engines HUNG", func(t *testing.T) {
+	if cfg.MaxIdle != 45*time.Minute {
+		t.Fatalf("default idle bound %s, want 45m (the seeds' 10 polls of ~270 s)", cfg.MaxIdle)
+	}
+	t.Run("waiting engines are HUNG once the loop has been idle for the bound", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot", "copilot")
 		var p Plan
-		for i := range cfg.MaxIdlePolls {
-			p, st = Decide(st, obs(sha1, time.Duration(i)*time.Minute, done("bugbot", sha1, 10), running("copilot")), cfg)
+		for at := time.Minute; at < cfg.MaxIdle; at += 270 * time.Second {
+			p, st = Decide(st, obs(sha1, at, done("bugbot", sha1, 10), running("copilot")), cfg)
+			wantAction(t, p, ActionWait, "")
 		}
+		p, _ = Decide(st, obs(sha1, cfg.MaxIdle, done("bugbot", sha1, 10), running("copilot")), cfg)
 		wantAction(t, p, ActionHandBack, EndBound)
-		if r := report(t, p, "copilot"); r.Verdict != VerdictHung || st.IdlePolls != cfg.MaxIdlePolls {
-			t.Errorf("copilot %+v idle %d", r, st.IdlePolls)
+		if r := report(t, p, "copilot"); r.Verdict != VerdictHung || !strings.Contains(p.Why, "B3: idle since 2026-11-30 12:00 UTC") {
+			t.Errorf("copilot %+v, why %q", r, p.Why)
 		}
 	})
 	t.Run("at the bound the others go on when they have findings", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot", "copilot")
-		st.IdlePolls = cfg.MaxIdlePolls - 1
+		st.IdleSince = t0
 		st.EngineStates["bugbot"] = state.EngineState{TriggeredSHA: sha1, LastSeenCommentID: 1}
-		p, _ := Decide(st, obs(sha1, 0, done("bugbot", sha1, 10, f(1)), running("copilot")), cfg)
+		p, _ := Decide(st, obs(sha1, cfg.MaxIdle, done("bugbot", sha1, 10, f(1)), running("copilot")), cfg)
 		wantAction(t, p, ActionFix, "")
 	})
-	t.Run("a new finding resets the idle polls", func(t *testing.T) {
+	t.Run("a new finding restarts the idle clock", func(t *testing.T) {
 		t.Parallel()
 		st := active(sha1, "bugbot", "copilot")
-		st.IdlePolls = 5
+		st.IdleSince = t0.Add(-40 * time.Minute)
 		_, st = Decide(st, obs(sha1, 0, done("bugbot", sha1, 10, f(1)), running("copilot")), cfg)
-		if st.IdlePolls != 0 || st.EngineStates["bugbot"].LastSeenCommentID != 1 {
-			t.Errorf("idle %d", st.IdlePolls)
+		if !st.IdleSince.Equal(t0) || st.EngineStates["bugbot"].LastSeenCommentID != 1 {
+			t.Errorf("idle since %v, want %v", st.IdleSince, t0)
 		}
-		_, st = Decide(st, obs(sha1, time.Minute, done("bugbot", sha1, 10, f(1)), running("copilot")), cfg)
-		if st.IdlePolls != 1 {
-			t.Errorf("idle %d after a wake with nothing new, want 1", st.IdlePolls)
-		}
+		p, _ := Decide(st, obs(sha1, 44*time.Minute, done("bugbot", sha1, 10, f(1)), running("copilot")), cfg)
+		wantAction(t, p, ActionWait, "")
 	})
+	t.Run("a trigger restarts the idle clock", func(t *testing.T) {
+		t.Parallel()
+		st := active(sha1, "copilot")
+		st.IdleSince = t0.Add(-3 * time.Hour)
+		p, _ := Decide(st, obs(sha1, 44*time.Minute, running("copilot")), cfg)
+		wantAction(t, p, ActionWait, "")
+	})
+}
+
+// C2: a wake that changes nothing writes nothing. Decide on the same
+// observation at later times returns the state it was given: nothing for
+// the status comment to record until the bound trips.
+func TestRule_C2_AnIdleWakeChangesNoState(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	cfg.StallFactor = 1000
+	st := active(sha1, "bugbot", "copilot")
+	o := func(at time.Duration) Observation {
+		return obs(sha1, at, done("bugbot", sha1, 10), running("copilot"))
+	}
+	_, first := Decide(st, o(time.Minute), cfg)
+	for at := 2 * time.Minute; at < cfg.MaxIdle; at += 270 * time.Second {
+		p, next := Decide(first, o(at), cfg)
+		wantAction(t, p, ActionWait, "")
+		a, _ := json.Marshal(first)
+		b, _ := json.Marshal(next)
+		if string(a) != string(b) {
+			t.Fatalf("an idle wake at %s changed the state:\n%s\n%s", at, a, b)
+		}
+	}
 }
 
 func TestRule_H7_LargePR(t *testing.T) {
@@ -541,12 +575,12 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("defaults: %v", err)
 	}
 	c := DefaultConfig()
-	c.MaxCommits, c.MaxIdlePolls, c.StallFactor = -1, -2, 0
+	c.MaxCommits, c.MaxIdle, c.StallFactor = -1, -2, 0
 	c.PollTimeout = -time.Second
 	c.NormalLatency = map[string]time.Duration{"bugbot": -1}
 	c.DefaultLatency = 0
 	err := c.Validate()
-	for _, field := range []string{"MaxCommits", "MaxIdlePolls", "StallFactor", "PollTimeout", "NormalLatency[bugbot]", "DefaultLatency"} {
+	for _, field := range []string{"MaxCommits", "MaxIdle", "StallFactor", "PollTimeout", "NormalLatency[bugbot]", "DefaultLatency"} {
 		if err == nil || !strings.Contains(err.Error(), field+":") {
 			t.Errorf("error %v does not name %s", err, field)
 		}

@@ -18,7 +18,7 @@ const (
 )
 
 func defaultBounds() Bounds {
-	return Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10, MaxIterations: 5}
+	return Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdleMinutes: 45, MaxIterations: 5}
 }
 
 func baseInput() Input {
@@ -44,7 +44,7 @@ func midLoop() Input {
 	in := baseInput()
 	in.State = state.State{
 		Version: state.Version, Status: state.StatusActive, StartedAt: t0,
-		Iteration: 2, Commits: 2, ActiveSeconds: 42*60 + 13, IdlePolls: 2,
+		Iteration: 2, Commits: 2, ActiveSeconds: 42*60 + 13, IdleSince: t0.Add(-9 * time.Minute),
 		Engines:         []string{"bugbot", "claude", "copilot"},
 		LastPushSHA:     head,
 		LastObservedSHA: head,
@@ -104,7 +104,7 @@ func cleanHandBack() Input {
 func asymmetricHung() Input {
 	in := cleanHandBack()
 	in.State.EndReason = string(loop.EndBound)
-	in.Plan.EndReason, in.Plan.Why = loop.EndBound, "B3: 10 idle polls; waiting engines marked HUNG"
+	in.Plan.EndReason, in.Plan.Why = loop.EndBound, "B3: idle since 2025-03-04 09:15 UTC, 45m0s without progress"
 	in.Plan.Engines = []loop.EngineReport{
 		{Engine: "bugbot", State: loop.Done, Verdict: loop.VerdictClean, Active: []int64{}},
 		{Engine: "claude", State: loop.Running, Verdict: loop.VerdictHung, Active: []int64{},
@@ -112,7 +112,7 @@ func asymmetricHung() Input {
 	}
 	in.State.Engines = []string{"bugbot", "claude"}
 	delete(in.State.EngineStates, "copilot")
-	in.State.IdlePolls = 10
+	in.State.IdleSince = t0.Add(-45 * time.Minute)
 	in.StaleThreads = 0
 	in.State.NonBlocking = nil
 	in.RegressionCommand = ""

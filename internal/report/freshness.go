@@ -5,14 +5,14 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
 // freshness is the line that says which run wrote the comment, when, and
-// how long each pending engine has been waited for; empty when the input
-// carries none of them (renders without a clock stay as they were).
+// since when each pending engine has been waited for (a time, not a
+// duration, so an idle wake has nothing to update: C2); empty when the
+// input carries none of them (renders without a clock stay as they were).
 func freshness(in Input, s Summary) string {
 	var parts []string
 	if in.RunURL != "" {
@@ -28,22 +28,13 @@ func freshness(in Input, s Summary) string {
 			if since.IsZero() || since.After(in.Now) {
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("%s waiting %s", e.Name, waited(in.Now.Sub(since))))
+			parts = append(parts, fmt.Sprintf("%s waiting since %s", e.Name, since.UTC().Format("15:04 UTC")))
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return strings.Join(parts, " · ") + "\n"
-}
-
-// waited is a wait in whole minutes, or hours and minutes past an hour.
-func waited(d time.Duration) string {
-	m := int(d / time.Minute)
-	if m < 60 {
-		return fmt.Sprintf("%d min", m)
-	}
-	return fmt.Sprintf("%d h %d min", m/60, m%60)
 }
 
 // ruleIDRe matches a rule id of docs/rules.md (W1, ST5, TR2…) as a word.

@@ -8,7 +8,7 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
-func TestRule_S4_StatusCommentLinksTheRunAndSaysHowLongEachEngineWaits(t *testing.T) {
+func TestRule_S4_StatusCommentLinksTheRunAndSaysSinceWhenEachEngineWaits(t *testing.T) {
 	t.Parallel()
 	in := midLoop()
 	es := in.State.EngineStates["copilot"]
@@ -21,7 +21,7 @@ func TestRule_S4_StatusCommentLinksTheRunAndSaysHowLongEachEngineWaits(t *testin
 	for _, want := range []string{
 		"[run 42](https://github.com/o/r/actions/runs/42)",
 		"updated 2025-03-04 10:15 UTC",
-		"copilot waiting 12 min",
+		"copilot waiting since 10:03 UTC",
 		"_[W1](https://github.com/review-loop/review-loop/blob/main/docs/rules.md#w1)(d): waiting for copilot (RUNNING)_",
 	} {
 		if !strings.Contains(got, want) {

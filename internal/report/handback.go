@@ -16,7 +16,7 @@ var followUps = map[loop.EndReason]string{
 	loop.EndMaxIterations: "Hit the max-iterations cap; the engine may still have feedback — review manually or re-run with a higher max-iterations.",
 	loop.EndTimeout: "No review arrived within poll-timeout; check that the engine is installed and reachable, " +
 		"then comment `@review-loop start` to try again.",
-	loop.EndBound: "A bound tripped (commits, active minutes, idle polls, or an engine stalled past its latency and marked HUNG); " +
+	loop.EndBound: "A bound tripped (commits, active minutes, idle time, or an engine stalled past its latency and marked HUNG); " +
 		"look at the engines still pending or finding, then raise the bound or finish by hand.",
 	loop.EndNoProgress: "The same finding category came back after a fix was attempted; the loop is going in circles — " +
 		"fix it by hand or skip it with `@review-loop skip <id>`.",

@@ -3,11 +3,12 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // SchemaVersion is the version of the JSON report's schema. Fields are only
 // ever added within a version; a rename or removal bumps it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // JSONReport is the machine-readable report behind the `report-json`
 // output. Its schema is stable: see SchemaVersion.
@@ -30,7 +31,8 @@ type JSONReport struct {
 	Commits    int    `json:"commits"`
 	// ActiveMinutes is active work so far, waiting excluded (B2).
 	ActiveMinutes int `json:"active_minutes"`
-	IdlePolls     int `json:"idle_polls"`
+	// IdleSince is when the loop last made progress (B3), RFC 3339.
+	IdleSince string `json:"idle_since,omitempty"`
 	// ActiveFindings totals the active findings of every engine.
 	ActiveFindings int `json:"active_findings"`
 	// Asymmetric is set at hand-back when some engines are clean and
@@ -117,7 +119,7 @@ func Report(in Input) JSONReport {
 		Schema: SchemaVersion, Verdict: s.Verdict, Reason: string(s.Reason), Phase: s.Phase,
 		PR: in.Number, PRURL: in.prURL(), LastCommit: lastCommit(in),
 		Cycle: s.Cycle, Iteration: st.Iteration, Commits: st.Commits, ActiveMinutes: int(st.ActiveSeconds / 60),
-		IdlePolls: st.IdlePolls, ActiveFindings: s.ActiveFindings, Asymmetric: s.Asymmetric, LargePR: s.LargePR,
+		IdleSince: rfc3339(st.IdleSince), ActiveFindings: s.ActiveFindings, Asymmetric: s.Asymmetric, LargePR: s.LargePR,
 		Engines: []JSONEngine{}, Triage: []JSONTriage{}, NonBlock: []JSONItem{}, Approvals: []JSONApproval{},
 		Totals: JSONTotals(st.Totals), Stale: in.StaleThreads, Events: len(st.Events), Dropped: st.EventsDropped,
 		Notices: append([]string{}, in.notices()...),
@@ -179,4 +181,12 @@ func Outputs(in Input) map[string]string {
 		OutputActiveFindings: itoa(s.ActiveFindings),
 		OutputCost:           CostJSON(in),
 	}
+}
+
+// rfc3339 is t in RFC 3339, UTC; empty for the zero time.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

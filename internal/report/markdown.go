@@ -125,8 +125,16 @@ func boundsLine(in Input) string {
 		}
 		return itoa(used)
 	}
-	line := fmt.Sprintf("Bounds: commits %s · active %s min · idle polls %s",
-		of(st.Commits, bd.MaxCommits), of(int(st.ActiveSeconds/60), bd.MaxActiveMinutes), of(st.IdlePolls, bd.MaxIdlePolls))
+	line := fmt.Sprintf("Bounds: commits %s · active %s min",
+		of(st.Commits, bd.MaxCommits), of(int(st.ActiveSeconds/60), bd.MaxActiveMinutes))
+	// B3 is shown as a time, not a count, so an idle wake leaves the
+	// comment as it is (C2).
+	if !st.IdleSince.IsZero() {
+		line += " · idle since " + st.IdleSince.UTC().Format("2006-01-02 15:04 UTC")
+		if bd.MaxIdleMinutes > 0 {
+			line += fmt.Sprintf(" (bound %d min)", bd.MaxIdleMinutes)
+		}
+	}
 	if in.CopilotOnly {
 		line += " · iterations " + of(st.Iteration, bd.MaxIterations)
 	}

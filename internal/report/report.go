@@ -24,7 +24,7 @@ import (
 type Bounds struct {
 	MaxCommits       int // B1
 	MaxActiveMinutes int // B2
-	MaxIdlePolls     int // B3
+	MaxIdleMinutes   int // B3: minutes without progress while waiting
 	// MaxIterations is the Copilot-only iteration cap (IN5); shown only
 	// when Input.CopilotOnly is set.
 	MaxIterations int

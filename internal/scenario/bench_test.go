@@ -95,7 +95,7 @@ func BenchmarkLoop(b *testing.B) {
 		"w1-three-engines-clean-after-one-fix",
 		"t7-alphabetical-retrigger-after-fix",
 		"w4-copilot-only-no-comments",
-		"b3-stuck-in-progress-hung-after-10-idle-polls",
+		"b3-stuck-in-progress-hung-after-45-idle-minutes",
 	} {
 		sc, err := sim.LoadScenario(filepath.Join("..", "..", "testdata", "scenarios", name+".yaml"))
 		if err != nil {

@@ -72,7 +72,7 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	}
 	fmt.Fprint(out, report.HandBack(report.Input{
 		State: final, Plan: res.Plan, Repo: sc.Repository.Owner + "/" + sc.Repository.Name, Number: 1,
-		Bounds:     report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdlePolls: 10},
+		Bounds:     report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdleMinutes: 45},
 		LastCommit: res.LastCommit, RegressionCommand: sc.Inputs["regression-command"],
 	}))
 	fmt.Fprintf(out, "\n%s\n%d cycles, %d API requests in all (the cost above)\n",

@@ -88,8 +88,9 @@ type State struct {
 	Commits int `json:"commits"`
 	// ActiveSeconds is active work, waiting excluded (B2).
 	ActiveSeconds int64 `json:"active_seconds"`
-	// IdlePolls counts consecutive wakes with no new finding and no new push (B3).
-	IdlePolls int `json:"idle_polls"`
+	// IdleSince is when the loop last made progress: a new push or a new
+	// finding (B3). An idle wake changes nothing, so it writes nothing (C2).
+	IdleSince time.Time `json:"idle_since,omitzero"`
 	// Engines are the engines this loop drives, sorted.
 	Engines []string `json:"engines,omitempty"`
 	// LastPushSHA is the last commit this loop pushed.
@@ -389,7 +390,7 @@ func (s State) Validate(knownEngines []string) error {
 	}
 	for _, c := range []counter{
 		{"iteration", int64(s.Iteration)}, {"commits", int64(s.Commits)},
-		{"active_seconds", s.ActiveSeconds}, {"idle_polls", int64(s.IdlePolls)},
+		{"active_seconds", s.ActiveSeconds},
 		{"events_dropped", int64(s.EventsDropped)}, {"totals.fixed", int64(s.Totals.Fixed)},
 		{"totals.reverted", int64(s.Totals.Reverted)}, {"totals.escalated", int64(s.Totals.Escalated)},
 		{"totals.outdated", int64(s.Totals.Outdated)}, {"totals.disagreed", int64(s.Totals.Disagreed)},

@@ -21,7 +21,7 @@ var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 func full() State {
 	return State{
 		Version: Version, Status: StatusActive, EndReason: "", StartedAt: t0,
-		Iteration: 3, Commits: 2, ActiveSeconds: 4242, IdlePolls: 4,
+		Iteration: 3, Commits: 2, ActiveSeconds: 4242, IdleSince: t0,
 		Engines:     []string{"bugbot", "claude", "copilot"},
 		LastPushSHA: "aaa", PendingPushSHA: "bbb", LastObservedSHA: "aaa",
 		NoProgress: map[string]map[string]int{"bugbot": {"nil": 1}},
@@ -214,7 +214,7 @@ func TestValidateNamesTheField(t *testing.T) {
 	st := full()
 	st.Version = 2
 	st.Status = "paused"
-	st.IdlePolls = -1
+	st.ActiveSeconds = -1
 	st.Totals.Disagreed = -2
 	st.Engines = append(st.Engines, "gemni")
 	st.NoProgress["bugbot"]["nil"] = -1
@@ -223,7 +223,7 @@ func TestValidateNamesTheField(t *testing.T) {
 	st.Triage[0].Tier = 4
 	err := st.Validate([]string{"bugbot", "claude", "copilot"})
 	for _, want := range []string{
-		"version: is 2, want 1", `status: unknown status "paused"`, "idle_polls: is negative", "totals.disagreed: is negative",
+		"version: is 2, want 1", `status: unknown status "paused"`, "active_seconds: is negative", "totals.disagreed: is negative",
 		`engines: unknown engine "gemni" (known: bugbot, claude, copilot)`, "no_progress[bugbot][nil]: is negative",
 		"engine_states[bugbot].review: unknown review state", "engine_states[bugbot].mark: unknown mark",
 		"engine_states[bugbot].fixed: is negative", `events[2].event: unknown event "lunch"`, "triage[0].tier: is 4",
