@@ -20,15 +20,10 @@ import (
 // runCycleCommand is `review-loop cycle [--dry-run]`.
 func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
 	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
 	prepareDir := fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
-	fs.Usage = cycleUsage(fs, env.Stdout)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{msg: err.Error()}
+	if err := parseFlags(fs, args, cycleUsage(fs, env.Stdout)); err != nil {
+		return err
 	}
 	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
 	cfg, err := LoadConfig(env.Getenv)
@@ -75,14 +70,14 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 // the event log, without writing anything.
 func runStatusCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
 	repo := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository as owner/name")
 	pr := fs.Int("pr", 0, "pull request number")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{msg: err.Error()}
+	if err := parseFlags(fs, args, func() {
+		fmt.Fprint(env.Stdout, "usage: review-loop status --repo owner/name --pr N\n\nflags:\n")
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+	}); err != nil {
+		return err
 	}
 	owner, name, ok := strings.Cut(*repo, "/")
 	if !ok || owner == "" || name == "" || *pr <= 0 {
@@ -144,3 +139,20 @@ func runDemoCommand(ctx context.Context, args []string, env Env, logger *slog.Lo
 
 // DemoFunc runs the demo subcommand.
 type DemoFunc func(ctx context.Context, args []string, env Env, logger *slog.Logger) error
+
+// parseFlags parses a command's flags (C2: fail fast). A mistake is one
+// line naming it and the command's --help, not the help itself; --help
+// prints the help.
+func parseFlags(fs *flag.FlagSet, args []string, help func()) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		help()
+		return err
+	}
+	return &usageError{msg: fmt.Sprintf("%v; see `review-loop %s --help`", err, fs.Name())}
+}

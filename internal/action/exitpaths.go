@@ -14,6 +14,8 @@ import (
 // errNoEventPath: inside Actions the runner always sets GITHUB_EVENT_PATH;
 // without it the run cannot know what woke it, and guessing would act on
 // the wrong thing.
+var errNoEventName = errors.New("GITHUB_EVENT_NAME is not set: review-loop runs as a step of a workflow, where the runner sets it to the name of the event that started the run")
+
 var errNoEventPath = errors.New("GITHUB_EVENT_PATH is not set: inside GitHub Actions the runner sets it to the event payload; do not override it in the workflow's env")
 
 // prError names the PR an error is about, unless the error names it

@@ -143,6 +143,8 @@ type runner struct {
 	// agentPin is the agent fixer's CLI as recorded before any command
 	// ran (TB11); nil when the fixer is no agent.
 	agentPin *fix.AgentPin
+	// notBuiltin are the `engines` names no built-in engine has (preCheck).
+	notBuiltin []string
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
@@ -157,8 +159,24 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
 	r.pinAgent()
 
+	// C2: the inputs, the event and the engine names are judged before the
+	// first request; an event that does not concern review-loop costs none.
+	pre, payload, err := r.preCheck()
+	if err != nil {
+		return Result{}, err
+	}
+	if pre.Kind == event.KindIgnore {
+		gha.Noticef("review-loop: nothing to do: %s", pre.Reason)
+		noLoopOutputs(gha, d.Getenv, "nothing to do", pre.Reason)
+		return Result{Wake: pre}, nil
+	}
+
 	rc, err := r.repoConfig(ctx)
 	if err != nil {
+		if len(r.notBuiltin) > 0 {
+			return Result{}, fmt.Errorf("input engines: %s is no built-in engine, and the config file that could define it could not be read: %w",
+				strings.Join(r.notBuiltin, ", "), err)
+		}
 		return Result{}, err
 	}
 	r.repoCfg = rc
@@ -184,13 +202,6 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
-	if cfg.EventPath == "" && d.Getenv("GITHUB_ACTIONS") == "true" {
-		return Result{}, errNoEventPath
-	}
-	payload, err := readPayload(cfg.EventPath)
-	if err != nil {
-		return Result{}, err
-	}
 	wake, err := event.Parse(cfg.EventName, payload, r.eventConfig())
 	if err != nil {
 		return Result{}, err
@@ -293,6 +304,47 @@ func readPayload(path string) ([]byte, error) {
 
 // eventConfig tells the event parser which signals wake the loop: the
 // check runs and apps of every known engine.
+// preCheck judges what needs no request (C2): the event name and payload,
+// the bounds and the engine names as far as the built-in engines know
+// them. It returns the event as the built-in engines see it with every
+// check run and suite watched: ignored there, it is ignored whatever the
+// repository's config file adds (engine definitions only add watched
+// check runs and apps).
+func (r *runner) preCheck() (event.Wake, []byte, error) {
+	cfg := r.cfg
+	if cfg.EventName == "" {
+		return event.Wake{}, nil, errNoEventName
+	}
+	if cfg.EventPath == "" && r.Getenv("GITHUB_ACTIONS") == "true" {
+		return event.Wake{}, nil, errNoEventPath
+	}
+	if _, err := loopConfig(cfg); err != nil {
+		return event.Wake{}, nil, err
+	}
+	payload, err := readPayload(cfg.EventPath)
+	if err != nil {
+		return event.Wake{}, nil, err
+	}
+	base, err := buildRegistry(cfg, repoConfig{})
+	if err != nil {
+		return event.Wake{}, nil, err
+	}
+	// A name no built-in engine has can only be defined by the config file:
+	// it is checked once that is read.
+	r.notBuiltin = nil
+	for _, n := range cfg.Engines {
+		if _, ok := base.Lookup(strings.TrimSpace(n)); !ok && strings.TrimSpace(n) != "" {
+			r.notBuiltin = append(r.notBuiltin, strings.TrimSpace(n))
+		}
+	}
+	r.registry = base
+	ec := r.eventConfig()
+	ec.WatchAll = true
+	r.registry = nil
+	w, err := event.Parse(cfg.EventName, payload, ec)
+	return w, payload, err
+}
+
 func (r *runner) eventConfig() event.Config {
 	ec := event.Config{
 		TriggerPhrase:       r.cfg.TriggerPhrase,

@@ -100,6 +100,10 @@ type Config struct {
 	// PR is the action's `pr` input, used for workflow_dispatch when the
 	// payload's inputs carry no `pr`.
 	PR string
+	// WatchAll watches every check run and check suite (not GitHub
+	// Actions'): the widest reading of an event, for judging before the
+	// watched lists are known that it concerns review-loop in no case.
+	WatchAll bool
 }
 
 // Wake is what woke review-loop.
@@ -268,7 +272,7 @@ func parseCheckRun(payload []byte, cfg Config) (Wake, error) {
 		w.ignore("check run %q was %s, not completed", cr.GetName(), w.Action)
 	case slug == actionsAppSlug:
 		w.ignore("check run %q was created by GitHub Actions; review-loop hears of workflows through workflow_run and reviews, never through their check runs", cr.GetName())
-	case !containsFold(cfg.WatchedCheckRuns, cr.GetName()) && !containsFold(cfg.WatchedApps, slug):
+	case !cfg.WatchAll && !containsFold(cfg.WatchedCheckRuns, cr.GetName()) && !containsFold(cfg.WatchedApps, slug):
 		w.ignore("check run %q (app %s) belongs to no watched engine", cr.GetName(), orUnknown(slug))
 	default:
 		w.PRs = prNumbers(cr.PullRequests)
@@ -304,7 +308,7 @@ func parseCheckSuite(payload []byte, cfg Config) (Wake, error) {
 		w.ignore("check suite of app %s was %s, not completed", orUnknown(slug), w.Action)
 	case slug == actionsAppSlug:
 		w.ignore("check suite was created by GitHub Actions; review-loop hears of workflows through workflow_run and reviews, never through their check suites")
-	case !containsFold(cfg.WatchedApps, slug):
+	case !cfg.WatchAll && !containsFold(cfg.WatchedApps, slug):
 		w.ignore("check suite of app %s belongs to no watched engine", orUnknown(slug))
 	default:
 		w.PRs = prNumbers(cs.PullRequests)
