@@ -1,8 +1,9 @@
 // Command test-summary reads `go test -json` on standard input and prints
 // what a plain `go test` run prints — each package's ok/FAIL line, the
 // output of failing tests, build errors — then one line saying how many
-// tests were skipped and why, grouped by reason. scripts/test pipes the
-// test run through it, so a run that skips anything says so.
+// tests were skipped and why, grouped by reason, and the ten slowest
+// tests. scripts/test pipes the test run through it, so a run that skips
+// anything says so and the tests that make the suite slow are named.
 package main
 
 import (
@@ -23,7 +24,11 @@ type event struct {
 	Test       string
 	Output     string
 	ImportPath string
+	Elapsed    float64
 }
+
+// slowest is how many of the slowest tests the summary lists.
+const slowest = 10
 
 // fileLine is the "file_test.go:12: " prefix t.Log and t.Skip put first.
 var fileLine = regexp.MustCompile(`^\s*[\w.-]+\.go:\d+: `)
@@ -46,6 +51,11 @@ func summarize(r io.Reader, w io.Writer) (bool, error) {
 	buf := map[key][]string{}
 	reasons := map[string]int{}
 	skipped, failed := 0, false
+	type timing struct {
+		pkg, test string
+		secs      float64
+	}
+	var times []timing
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1024*1024), 16*1024*1024)
 	for sc.Scan() {
@@ -87,6 +97,10 @@ func summarize(r io.Reader, w io.Writer) (bool, error) {
 		case "pass":
 			delete(buf, k)
 		}
+		// Top-level tests only: a subtest's time is inside its parent's.
+		if (e.Action == "pass" || e.Action == "fail") && e.Test != "" && !strings.Contains(e.Test, "/") {
+			times = append(times, timing{e.Package, e.Test, e.Elapsed})
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return failed, err
@@ -109,6 +123,16 @@ func summarize(r io.Reader, w io.Writer) (bool, error) {
 		fmt.Fprintf(w, "skipped: %d tests (%s)\n", skipped, strings.Join(parts, "; "))
 	} else {
 		fmt.Fprintln(w, "skipped: none")
+	}
+	sort.SliceStable(times, func(i, j int) bool { return times[i].secs > times[j].secs })
+	if len(times) > slowest {
+		times = times[:slowest]
+	}
+	if len(times) > 0 {
+		fmt.Fprintf(w, "slowest %d tests:\n", len(times))
+		for _, t := range times {
+			fmt.Fprintf(w, "  %7.2fs  %s %s\n", t.secs, t.test, strings.TrimPrefix(t.pkg, "github.com/review-loop/review-loop/"))
+		}
 	}
 	return failed, nil
 }

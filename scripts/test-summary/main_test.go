@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,22 @@ func TestSummarize_saysWhenNothingSkipped(t *testing.T) {
 	failed, err := summarize(strings.NewReader(`{"Action":"output","Package":"p","Output":"ok  \tp\t0.1s\n"}`+"\n"+`{"Action":"pass","Package":"p"}`), &out)
 	if err != nil || failed || out.String() != "ok  \tp\t0.1s\nskipped: none\n" {
 		t.Fatalf("failed %v err %v out %q", failed, err, out.String())
+	}
+}
+
+func TestSummarize_listsTheTenSlowestTopLevelTests(t *testing.T) {
+	var in strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&in, `{"Action":"pass","Package":"github.com/review-loop/review-loop/internal/p","Test":"Test%02d","Elapsed":%d}`+"\n", i, i)
+	}
+	in.WriteString(`{"Action":"pass","Package":"github.com/review-loop/review-loop/internal/p","Test":"Test11/sub","Elapsed":99}` + "\n")
+	var out strings.Builder
+	if _, err := summarize(strings.NewReader(in.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	want := "slowest 10 tests:\n    11.00s  Test11 internal/p\n    10.00s  Test10 internal/p\n"
+	if !strings.Contains(got, want) || strings.Contains(got, "Test01 ") || strings.Contains(got, "sub") || strings.Count(got, "internal/p\n") != 10 {
+		t.Errorf("summary:\n%s\nwant it to start the list with\n%s", got, want)
 	}
 }
