@@ -89,6 +89,13 @@ func (c *prCycle) run(ctx context.Context) error {
 	if err := c.observe(ctx); err != nil {
 		return err
 	}
+	if why, err := c.adoptObservedConfig(c.obs); err != nil || why != "" {
+		if why != "" {
+			c.res.Skipped = why
+			c.gha.Noticef("review-loop: nothing to do: %s", why)
+		}
+		return err
+	}
 	if err := c.load(); err != nil {
 		return err
 	}

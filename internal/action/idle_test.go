@@ -27,7 +27,7 @@ func (w *world) requestsOf() (reads, writes, free int) {
 // C2: a wake of a live loop on which nothing changed (the engine still
 // reviewing, nothing new) makes one counted read, the observe query, and
 // writes nothing: the status comment already says "idle since …". Without
-// a checkout step the config file is read from the default branch too.
+// a checkout step the config file comes in the same query.
 func TestRule_C2_IdleWakeMakesOneReadAndNoWrite(t *testing.T) {
 	t.Parallel()
 	for _, checkout := range []bool{true, false} {
@@ -59,13 +59,8 @@ func TestRule_C2_IdleWakeMakesOneReadAndNoWrite(t *testing.T) {
 				if a := res.PRs[0].Plan.Action; a != loop.ActionWait {
 					t.Fatalf("idle wake %d planned %s, want wait", i, a)
 				}
-				wantReads := 1
-				if !checkout {
-					wantReads = 2 // GET .github/review-loop.yml
-				}
-				if reads, writes, _ := w.requestsOf(); reads != wantReads || writes != 0 {
-					t.Errorf("idle wake %d: %d reads and %d writes, want %d reads (the observe query, the config file without a checkout) and 0 writes: %v",
-						i, reads, writes, wantReads, w.fake.Requests())
+				if reads, writes, _ := w.requestsOf(); reads != 1 || writes != 0 {
+					t.Errorf("idle wake %d: %d reads and %d writes, want 1 read (the observe query) and 0 writes: %v", i, reads, writes, w.fake.Requests())
 				}
 				if g := w.fake.GitRequests(); len(g) != 0 {
 					t.Errorf("idle wake %d made %d git requests", i, len(g))

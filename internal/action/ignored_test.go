@@ -1,10 +1,12 @@
 package action
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // C2: an event that does not concern review-loop is answered before the
@@ -85,5 +87,50 @@ func TestRule_C2_ABadInputFailsBeforeTheFirstRequest(t *testing.T) {
 		if n := len(w.fake.Requests()); n != tc.requests {
 			t.Errorf("%s: %d requests before the error, want %d: %v", tc.name, n, tc.requests, w.fake.Requests())
 		}
+	}
+}
+
+// C2 with no checkout: the config file comes with the observation, so a
+// check run of an engine only the default branch's config defines still
+// wakes the loop, and one of an app nothing watches is dismissed after
+// that one read, without a write.
+func TestRule_C2_WithoutACheckoutTheConfigComesWithTheObservation(t *testing.T) {
+	t.Parallel()
+	w := treelessWorld(t)
+	if err := w.fake.SetProtected("octo", "app", "main", false); err != nil {
+		t.Fatal(err)
+	}
+	def := "engines:\n  - name: sonar\n    author: {logins: [sonarbot]}\n    check_run: Sonar\n    check_run_app: sonarcloud\n"
+	if _, err := w.fake.PushCommit("octo", "app", "main", map[string]string{".github/review-loop.yml": def}, "define sonar"); err != nil {
+		t.Fatal(err)
+	}
+	head := w.fake.HeadSHA("octo", "app", 1)
+	checkRun := func(name, app string) map[string]any {
+		return map[string]any{"action": "completed",
+			"repository": map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
+			"check_run": map[string]any{"id": 9, "name": name, "head_sha": head, "status": "completed", "conclusion": "neutral",
+				"app": map[string]any{"slug": app}, "pull_requests": []any{map[string]any{"number": 1, "head": map[string]any{"ref": "feature", "sha": head}}}}}
+	}
+	in := map[string]string{"engines": "copilot", "start-on": "auto"}
+	res, err := w.cycle("check_run", checkRun("Sonar", "sonarcloud"), in)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.out.String())
+	}
+	if len(res.PRs) != 1 || res.PRs[0].Skipped != "" {
+		t.Fatalf("the defined engine's check run did not cycle the loop: %+v", res.PRs)
+	}
+	if g := w.fake.Requests(); len(g) == 0 || slices.ContainsFunc(g, func(r ghfake.Request) bool { return strings.Contains(r.Path, "/contents/") }) {
+		t.Errorf("the config file was read apart from the observation: %v", g)
+	}
+	w.fake.ResetRequests()
+	res, err = w.cycle("check_run", checkRun("lint", "circleci"), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PRs) != 1 || !strings.Contains(res.PRs[0].Skipped, "no watched engine") {
+		t.Fatalf("a check run nothing watches was not dismissed: %+v %+v\n%s", res.Wake, res.PRs, w.out.String())
+	}
+	if reads, writes, _ := w.requestsOf(); reads != 1 || writes != 0 {
+		t.Errorf("dismissing it cost %d reads and %d writes, want the one observation", reads, writes)
 	}
 }

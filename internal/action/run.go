@@ -23,6 +23,7 @@ import (
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
+	"github.com/review-loop/review-loop/internal/triage"
 )
 
 // Deps are a cycle's collaborators, built by the top layer or a test. Only
@@ -145,6 +146,61 @@ type runner struct {
 	agentPin *fix.AgentPin
 	// notBuiltin are the `engines` names no built-in engine has (preCheck).
 	notBuiltin []string
+	// configDeferred: no checkout, so the config file is read with the
+	// first observation (adoptObservedConfig), not in a request of its own.
+	configDeferred bool
+	// payload is the event's payload, judged again once the config is read.
+	payload []byte
+}
+
+// useRepoConfig adopts the repository's config: its engine definitions,
+// patterns and prices, checked against the inputs.
+func (r *runner) useRepoConfig(rc repoConfig) error {
+	cfg := r.cfg
+	reg, err := buildRegistry(cfg, rc)
+	if err != nil {
+		return err
+	}
+	if err := checkPriceEngines(rc.prices, reg); err != nil {
+		return fmt.Errorf("%s: %w", cfg.ConfigFile, err)
+	}
+	if len(cfg.Engines) > 0 {
+		if _, err := reg.ParseNames(strings.Join(cfg.Engines, ",")); err != nil {
+			return fmt.Errorf("input engines: %w", err)
+		}
+	}
+	r.repoCfg, r.registry = rc, reg
+	return nil
+}
+
+// adoptObservedConfig reads the config file the observation carried, when
+// the run has no checkout (C2), and judges the event again with the
+// engines it defines; it returns why the event does not concern the
+// loop after all, or "".
+func (r *runner) adoptObservedConfig(obs *github.Observation) (string, error) {
+	if !r.configDeferred {
+		return "", nil
+	}
+	r.configDeferred = false
+	rc := repoConfig{catalogue: triage.Builtin()}
+	if obs.Config != nil {
+		r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", r.cfg.ConfigFile)
+		var err error
+		if rc, err = parseRepoConfig([]byte(obs.Config.Text), r.cfg.ConfigFile); err != nil {
+			return "", fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
+		}
+	}
+	if err := r.useRepoConfig(rc); err != nil {
+		return "", err
+	}
+	w, err := event.Parse(r.cfg.EventName, r.payload, r.eventConfig())
+	if err != nil {
+		return "", err
+	}
+	if w.Kind == event.KindIgnore {
+		return w.Reason, nil
+	}
+	return "", nil
 }
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
@@ -171,25 +227,22 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{Wake: pre}, nil
 	}
 
-	rc, err := r.repoConfig(ctx)
-	if err != nil {
-		if len(r.notBuiltin) > 0 {
-			return Result{}, fmt.Errorf("input engines: %s is no built-in engine, and the config file that could define it could not be read: %w",
-				strings.Join(r.notBuiltin, ", "), err)
+	// Without a checkout the config file comes with the first observation,
+	// in its own query (C2: an idle wake is one read); only an engine name
+	// that needs its definitions reads it first.
+	r.configDeferred = r.treeless && cfg.ConfigFile != "" && !filepath.IsAbs(cfg.ConfigFile) && len(r.notBuiltin) == 0
+	rc := repoConfig{catalogue: triage.Builtin()}
+	if !r.configDeferred {
+		if rc, err = r.repoConfig(ctx); err != nil {
+			if len(r.notBuiltin) > 0 {
+				return Result{}, fmt.Errorf("input engines: %s is no built-in engine, and the config file that could define it could not be read: %w",
+					strings.Join(r.notBuiltin, ", "), err)
+			}
+			return Result{}, err
 		}
+	}
+	if err := r.useRepoConfig(rc); err != nil {
 		return Result{}, err
-	}
-	r.repoCfg = rc
-	if r.registry, err = buildRegistry(cfg, rc); err != nil {
-		return Result{}, err
-	}
-	if err := checkPriceEngines(rc.prices, r.registry); err != nil {
-		return Result{}, fmt.Errorf("%s: %w", cfg.ConfigFile, err)
-	}
-	if len(cfg.Engines) > 0 {
-		if _, err := r.registry.ParseNames(strings.Join(cfg.Engines, ",")); err != nil {
-			return Result{}, fmt.Errorf("input engines: %w", err)
-		}
 	}
 	if r.loopCfg, err = loopConfig(cfg); err != nil {
 		return Result{}, err
@@ -202,7 +255,12 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
-	wake, err := event.Parse(cfg.EventName, payload, r.eventConfig())
+	ec := r.eventConfig()
+	// Until the config file is read, every engine's check run may be one
+	// the file defines: the event is judged again once it is (cycle).
+	ec.WatchAll = r.configDeferred
+	r.payload = payload
+	wake, err := event.Parse(cfg.EventName, payload, ec)
 	if err != nil {
 		return Result{}, err
 	}
@@ -282,6 +340,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 func (r *runner) client(token string) (*github.Client, error) {
 	o := r.ClientOptions
 	o.Token, o.APIURL, o.GraphQLURL = token, r.cfg.APIURL, r.cfg.GraphQLURL
+	if f := r.cfg.ConfigFile; f != "" && !filepath.IsAbs(f) {
+		o.ConfigFile = filepath.ToSlash(filepath.Clean(f))
+	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = r.HTTPClient
 	}
@@ -302,8 +363,6 @@ func readPayload(path string) ([]byte, error) {
 	return b, nil
 }
 
-// eventConfig tells the event parser which signals wake the loop: the
-// check runs and apps of every known engine.
 // preCheck judges what needs no request (C2): the event name and payload,
 // the bounds and the engine names as far as the built-in engines know
 // them. It returns the event as the built-in engines see it with every
@@ -345,6 +404,8 @@ func (r *runner) preCheck() (event.Wake, []byte, error) {
 	return w, payload, err
 }
 
+// eventConfig tells the event parser which signals wake the loop: the
+// check runs and apps of every known engine.
 func (r *runner) eventConfig() event.Config {
 	ec := event.Config{
 		TriggerPhrase:       r.cfg.TriggerPhrase,

@@ -43,7 +43,14 @@ type Options struct {
 	// MaxPages caps the pages of reviews, and of issue comments, one
 	// observation reads; default DefaultMaxPages.
 	MaxPages int
+	// ConfigFile is the repository's config file, read from the default
+	// branch in the observation's own query (Observation.Config); default
+	// DefaultConfigFile.
+	ConfigFile string
 }
+
+// DefaultConfigFile is where a repository keeps review-loop's config.
+const DefaultConfigFile = ".github/review-loop.yml"
 
 // Counts is how many HTTP requests reached GitHub (retries included).
 type Counts struct {
@@ -61,9 +68,11 @@ type Client struct {
 	log    *slog.Logger
 	// maxPages caps the pages of reviews and of issue comments per observation.
 	maxPages int
-	reads    atomic.Int64
-	writes   atomic.Int64
-	budgets  budgets
+	// configFile is the config file Observe reads (Options.ConfigFile).
+	configFile string
+	reads      atomic.Int64
+	writes     atomic.Int64
+	budgets    budgets
 }
 
 // New builds a Client from opts.
@@ -102,10 +111,13 @@ func New(opts Options) (*Client, error) {
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
+	if opts.ConfigFile == "" {
+		opts.ConfigFile = DefaultConfigFile
+	}
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = DefaultMaxPages
 	}
-	c := &Client{gqlURL: opts.GraphQLURL, log: opts.Logger, maxPages: opts.MaxPages}
+	c := &Client{gqlURL: opts.GraphQLURL, log: opts.Logger, maxPages: opts.MaxPages, configFile: opts.ConfigFile}
 
 	// Bottom up: one attempt on the wire (counted, with its own deadline),
 	// bounded retries for idempotent requests, body rewinding for the

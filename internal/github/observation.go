@@ -37,6 +37,9 @@ type Observation struct {
 	// WorkflowFiles are the default branch's .github/workflows files (empty
 	// when there are none), read in the same query.
 	WorkflowFiles []File
+	// Config is the default branch's config file (Options.ConfigFile), nil
+	// when there is none: read in the same query.
+	Config *File
 
 	// EngineConfigFiles are the paths of EngineConfigPaths present on the
 	// default branch, read in the same query (IN2's evidence).

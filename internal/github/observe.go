@@ -109,7 +109,10 @@ type observeQ struct {
 		CodeRabbitYAML *oidQ `graphql:"coderabbitYaml: object(expression: $coderabbitYaml)"`
 		CodeRabbitYML  *oidQ `graphql:"coderabbitYml: object(expression: $coderabbitYml)"`
 		GeminiDir      *oidQ `graphql:"geminiDir: object(expression: $geminiDir)"`
-		PullRequest    *struct {
+		// So does review-loop's own config file: a run without a checkout
+		// reads it here rather than in a request of its own (C2).
+		Config      *blobQ `graphql:"config: object(expression: $config)"`
+		PullRequest *struct {
 			ID                string
 			Number            int
 			URL               string `graphql:"url"`
@@ -339,6 +342,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		"coderabbitYaml":     githubv4.String("HEAD:" + EngineConfigPaths[0]),
 		"coderabbitYml":      githubv4.String("HEAD:" + EngineConfigPaths[1]),
 		"geminiDir":          githubv4.String("HEAD:" + EngineConfigPaths[2]),
+		"config":             githubv4.String("HEAD:" + c.configFile),
 	}
 	qctx, rec := gqlContext(ctx, "repository.pullRequest", true)
 	if err := c.gql.Query(qctx, &q, vars); err != nil {
@@ -384,6 +388,9 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		if f != nil && f.Oid != "" {
 			o.EngineConfigFiles = append(o.EngineConfigFiles, EngineConfigPaths[i])
 		}
+	}
+	if t := q.Repository.Config.text(); t != nil {
+		o.Config = &File{Path: c.configFile, Text: *t}
 	}
 	if pr.Labels != nil {
 		for _, l := range pr.Labels.Nodes {

@@ -343,6 +343,23 @@ func (c *Client) WorkflowFiles(ctx context.Context, owner, repo, ref string) ([]
 	return q.Repository.Object.files(), nil
 }
 
+// blobQ is a file read through GraphQL.
+type blobQ struct {
+	Blob struct {
+		Text     *string
+		IsBinary *bool
+	} `graphql:"... on Blob"`
+}
+
+// text is the file's text; nil when there is no such file (or it is a
+// directory, or binary).
+func (b *blobQ) text() *string {
+	if b == nil || b.Blob.Text == nil || (b.Blob.IsBinary != nil && *b.Blob.IsBinary) {
+		return nil
+	}
+	return b.Blob.Text
+}
+
 // treeQ is a directory read through GraphQL: each entry with its text.
 type treeQ struct {
 	Tree struct {
