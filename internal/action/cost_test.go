@@ -85,24 +85,25 @@ func TestRule_C1_ACycleCostGrowsLinearlyInThreads(t *testing.T) {
 
 // C1: the scheduled sweep's requests do not grow with the open PRs: one
 // read of the live loops (the PRs carrying the live label) and one
-// dispatch per live loop, with 6 open PRs and ten times as many (each PR
-// of the fake is a git commit: 60 keep the test short).
+// dispatch per live loop, with 2 open PRs and ten times as many (each PR
+// of the fake is a git commit: 20 keep the test short;
+// TestRule_SW2_SweepDispatchesOneRunPerLiveLoopAndObservesNoPR counts 30).
 func TestRule_C1_TheSweepCostIsFlatInOpenPRs(t *testing.T) {
 	t.Parallel()
 	cost := func(open int) int {
 		w := newWorld(t, nil)
-		w.busy(open, 2, open/2, open)
+		w.busy(open, 1, open)
 		w.fake.ResetRequests()
 		if _, err := w.cycle("schedule", schedulePayload, nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := dispatchedPRs(w.fake); len(got) != 3 {
-			t.Fatalf("%d open PRs: dispatched %v, want the 3 live loops", open, got)
+		if got := dispatchedPRs(w.fake); len(got) != 2 {
+			t.Fatalf("%d open PRs: dispatched %v, want the 2 live loops", open, got)
 		}
 		return actionRequests(w.fake)
 	}
-	small, large := cost(6), cost(60)
+	small, large := cost(2), cost(20)
 	if large != small {
-		t.Errorf("the sweep made %d requests with 6 open PRs and %d with 60, want the same", small, large)
+		t.Errorf("the sweep made %d requests with 2 open PRs and %d with 20, want the same", small, large)
 	}
 }

@@ -32,12 +32,14 @@ func TestRule_C2_AnIgnoredEventMakesNoRequest(t *testing.T) {
 				"app": map[string]any{"slug": "cursor"}}}},
 	}
 	for _, checkout := range []bool{true, false} {
+		// One world per mode: an ignored event changes nothing in it.
+		w := newWorld(t, nil)
+		if !checkout {
+			w.workspace = t.TempDir()
+			w.env["GITHUB_WORKSPACE"], w.env["GITHUB_SERVER_URL"] = w.workspace, w.fake.URL()
+		}
 		for _, ev := range events {
-			w := newWorld(t, nil)
-			if !checkout {
-				w.workspace = t.TempDir()
-				w.env["GITHUB_WORKSPACE"], w.env["GITHUB_SERVER_URL"] = w.workspace, w.fake.URL()
-			}
+			w.out.Reset()
 			w.fake.ResetRequests()
 			res, err := w.cycle(ev.name, ev.payload, map[string]string{"engines": "bugbot,copilot"})
 			if err != nil {
