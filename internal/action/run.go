@@ -170,6 +170,8 @@ func (r *runner) useRepoConfig(rc repoConfig) error {
 		}
 	}
 	r.repoCfg, r.registry = rc, reg
+	// CV6: the input's globs and the config file's.
+	r.loopCfg.PathsIgnore = append(slices.Clone(cfg.PathsIgnore), rc.pathsIgnore...)
 	return nil
 }
 
@@ -241,13 +243,12 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if err := r.useRepoConfig(rc); err != nil {
-		return Result{}, err
-	}
 	if r.loopCfg, err = loopConfig(cfg); err != nil {
 		return Result{}, err
 	}
-	r.loopCfg.PathsIgnore = append(r.loopCfg.PathsIgnore, rc.pathsIgnore...)
+	if err := r.useRepoConfig(rc); err != nil {
+		return Result{}, err
+	}
 	r.judge = d.Judge
 	if r.judge == nil {
 		if r.judge, err = buildJudgeAt(cfg, d.AnthropicBaseURL); err != nil {
