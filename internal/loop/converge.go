@@ -479,7 +479,7 @@ func (d *decider) scopeGuard(fresh []Finding) []Finding {
 		prose[e.view.Engine] = e.view.Prose
 	}
 	cooled := cfg.ProseRounds > 0 && s.ProseRounds >= cfg.ProseRounds
-	kept := fresh[:0:0]
+	kept := fresh[:0] // fresh is this cycle's own slice: filtered in place (C1)
 	actedOnProse := false
 	fixedByEngine := make(map[string]bool, len(s.EngineFixed))
 	for _, id := range s.EngineFixed {

@@ -94,5 +94,5 @@ func TestRule_C1_DecideAllocationsGrowLinearlyInFindings(t *testing.T) {
 	check(stl, obsl, 10*busyPR)
 	as := testing.AllocsPerRun(3, func() { Decide(sts, obss, DefaultConfig()) })
 	al := testing.AllocsPerRun(1, func() { Decide(stl, obsl, DefaultConfig()) })
-	linearCost(t, "Decide allocations", busyPR, as, al, 6)
+	linearCost(t, "Decide allocations", busyPR, as, al, 12)
 }
