@@ -176,8 +176,14 @@ func (d *decider) inducedBy(f Finding) (state.FixCommit, bool) {
 
 // sameDefectBack is CV2's second test: f is the same defect (DD1's
 // notion, any engine) as a finding fc fixed, come back on fc's lines.
-func sameDefectBack(f Finding, fc state.FixCommit) (state.FixedRef, bool) {
+// keys caches each fixed finding's DD1 key across the calls of one cycle,
+// so each finding is read once however many others it meets (C1); f's
+// suggested edit is never read, since a fixed finding's record carries
+// none to compare it with.
+func sameDefectBack(f Finding, fc state.FixCommit, keys map[string]defectKey) (state.FixedRef, bool) {
 	rs, _ := changedIn(fc, f.Path)
+	kf := defectKeyOf(f)
+	fs, fe := span(f)
 	for _, x := range fc.Fixed {
 		if x.Path != f.Path {
 			continue
@@ -187,16 +193,19 @@ func sameDefectBack(f Finding, fc state.FixCommit) (state.FixedRef, bool) {
 		}
 		// DD1 compares two engines' comments on the same lines; here the
 		// earlier finding's lines are the ones its fix rewrote.
-		prior := Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category}
-		fs, fe := span(f)
-		prior.StartLine, prior.Line = fs, fe
+		prior, ok := keys[x.ID]
+		if !ok {
+			prior = defectKeyOf(Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category, Line: 1})
+			keys[x.ID] = prior
+		}
+		prior.start, prior.end = fs, fe
 		for _, r := range rs {
 			if fs <= r.End && r.Start <= fe {
-				prior.StartLine, prior.Line = r.Start, r.End
+				prior.start, prior.end = r.Start, r.End
 				break
 			}
 		}
-		if SameDefect(prior, f) {
+		if prior.same(&kf) {
 			return x, true
 		}
 	}
@@ -214,6 +223,7 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 	if len(s.FixCommits) == 0 {
 		return nil, backOf
 	}
+	keys := map[string]defectKey{}
 	index := make(map[string]int, len(s.Induced))
 	for i, in := range s.Induced {
 		index[in.FindingID] = i
@@ -227,17 +237,8 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 		if !seen {
 			in := state.Induced{FindingID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Path: f.Path, Line: f.Line,
 				Title: oneLine(f.Title), Commit: fc.SHA, Round: fc.Round, Seen: s.Iteration}
-			for _, x := range fc.Fixed {
-				if x.Path == f.Path {
-					in.Fixed = append(in.Fixed, x.ID)
-				}
-			}
-			if len(in.Fixed) == 0 {
-				for _, x := range fc.Fixed {
-					in.Fixed = append(in.Fixed, x.ID)
-				}
-			}
-			if x, same := sameDefectBack(f, fc); same {
+			in.Fixed = linkedFixes(fc, f)
+			if x, same := sameDefectBack(f, fc, keys); same {
 				in.Same, in.Fixed = true, []string{x.ID}
 			}
 			s.Induced = append(s.Induced, in)
@@ -256,6 +257,46 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 		}
 	}
 	return back, backOf
+}
+
+// maxLinks is how many of a fix commit's findings one fix-induced finding
+// is linked to: the state stays linear in the findings (C1) however many
+// the commit fixed in one file.
+const maxLinks = 3
+
+// linkedFixes is the findings fc fixed that f is linked to (CV1): those in
+// f's file nearest to f's line, at most maxLinks, nearest first; fc's
+// first ones when it fixed none in that file.
+func linkedFixes(fc state.FixCommit, f Finding) []string {
+	type near struct {
+		id   string
+		dist int
+	}
+	best := make([]near, 0, maxLinks+1)
+	for _, x := range fc.Fixed {
+		if x.Path != f.Path {
+			continue
+		}
+		n := near{x.ID, max(x.Line-f.Line, f.Line-x.Line)}
+		i := len(best)
+		for i > 0 && best[i-1].dist > n.dist {
+			i--
+		}
+		if i < maxLinks {
+			best = slices.Insert(best, i, n)[:min(len(best)+1, maxLinks)]
+		}
+	}
+	out := make([]string, 0, maxLinks)
+	for _, n := range best {
+		out = append(out, n.id)
+	}
+	for _, x := range fc.Fixed {
+		if len(best) > 0 || len(out) == maxLinks {
+			break
+		}
+		out = append(out, x.ID)
+	}
+	return out
 }
 
 // chain names a finding → fix commit → new finding chain (CV2).

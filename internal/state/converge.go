@@ -56,8 +56,8 @@ type Induced struct {
 	Line      int    `json:"line,omitempty"`
 	Title     string `json:"title,omitempty"`
 	// Commit is the fix commit whose lines it is on, Round that commit's
-	// round, Fixed the findings the commit fixed in its file (all of them
-	// when none was in that file).
+	// round, Fixed the findings the commit fixed nearest to it in its file
+	// (at most three; the commit's first ones when none was in that file).
 	Commit string   `json:"commit"`
 	Round  int      `json:"round"`
 	Fixed  []string `json:"fixed,omitempty"`
