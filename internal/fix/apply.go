@@ -61,6 +61,7 @@ func (c *cycle) suggestions(ctx context.Context, findings []loop.Finding) error 
 			continue
 		}
 		st.kept = append(st.kept, edit)
+		c.kept[f.Path] = produced{content: after}
 		c.add(Result{ID: f.ID, Outcome: OutcomeFixed, Reason: fmt.Sprintf("applied the suggestion to %s lines %d-%d", f.Path, edit.StartLine, edit.EndLine), Files: []string{f.Path}})
 	}
 	return nil
@@ -93,6 +94,9 @@ func (c *cycle) planSuggestion(ctx context.Context, f loop.Finding, state map[st
 	}
 	if err := safePath(f.Path); err != nil {
 		return fail(OutcomeFailed, err.Error(), "")
+	}
+	if why := CommitRefusal(f.Path, true); why != "" {
+		return fail(OutcomeFailed, "not applied: "+why, "")
 	}
 	end := f.Line
 	start := f.StartLine

@@ -181,6 +181,14 @@ func (c *cycle) runFixer(ctx context.Context, findings []loop.Finding, run fixer
 		}
 	}
 
+	// The fixer's content of every file it changed, before any command
+	// runs: the commit holds this and nothing a command wrote (TB9).
+	for _, p := range changed {
+		if err := c.keep(p); err != nil {
+			return err
+		}
+	}
+
 	results := map[string]Result{}
 	for _, e := range reply.Outdated {
 		results[e.ID] = Result{ID: e.ID, Outcome: OutcomeOutdated, Reason: "the fixer found it no longer applies", Reply: replyOr(e.Reply, "Outdated: the code this comment targets has changed; no change made.")}
@@ -203,6 +211,23 @@ func (c *cycle) runFixer(ctx context.Context, findings []loop.Finding, run fixer
 		}
 		if slices.ContainsFunc(touched, func(p string) bool { return reverted[p] }) {
 			results[f.ID] = Result{ID: f.ID, Outcome: OutcomeReverted, Reason: "shares a file with a reverted finding", Files: touched}
+			continue
+		}
+		var refused []string
+		for _, p := range touched {
+			if why := refusalFor(p, f.Path); why != "" {
+				refused = append(refused, p+": "+why)
+				c.res.Reverted = append(c.res.Reverted, Revert{Path: p, Why: why})
+			}
+		}
+		if len(refused) > 0 {
+			if err := cfg.Git.RestoreFiles(ctx, touched); err != nil {
+				return fmt.Errorf("%s: reverting: %w", f.ID, err)
+			}
+			for _, p := range touched {
+				reverted[p] = true
+			}
+			results[f.ID] = Result{ID: f.ID, Outcome: OutcomeReverted, Reason: "not committed: " + strings.Join(refused, "; "), Files: touched}
 			continue
 		}
 		if terr := c.test(ctx, f.ID, touched); terr != nil {

@@ -116,6 +116,15 @@ type CycleResult struct {
 	// TestFindings[i] is the finding Tests[i] ran for.
 	Tests        []string
 	TestFindings []string
+	// Reverted are the changes left out of the commit, with why (TB9).
+	Reverted []Revert
+}
+
+// Revert is one path the cycle put back before the commit and why: a
+// command changed it and no fix claimed it, or no fix may commit it.
+type Revert struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
 }
 
 // Fixed returns the ids of the findings kept as fixed.
@@ -150,7 +159,10 @@ func (p *Pipeline) RunCycle(ctx context.Context, in CycleInput) (CycleResult, er
 	if len(dirty) > 0 {
 		return res, fmt.Errorf("fix cycle refused: the working tree has changes before the cycle: %s", strings.Join(dirty, ", "))
 	}
-	c := &cycle{p: p, res: &res, directions: in.Directions}
+	c := &cycle{p: p, res: &res, directions: in.Directions, kept: map[string]produced{}, paths: map[string]string{}}
+	for _, f := range in.Findings {
+		c.paths[f.ID] = f.Path
+	}
 	switch in.Provider {
 	case "", ProviderSuggestions:
 		err = c.suggestions(ctx, in.Findings)
@@ -170,6 +182,9 @@ func (p *Pipeline) RunCycle(ctx context.Context, in CycleInput) (CycleResult, er
 			}
 			err = fmt.Errorf("lint-command failed; the cycle's fixes are reverted: %w", lerr)
 		}
+	}
+	if err == nil {
+		err = c.confine(ctx)
 	}
 	if err != nil {
 		if rerr := p.cfg.Git.RestoreAll(ctx); rerr != nil {
@@ -192,6 +207,10 @@ type cycle struct {
 	directions map[string]string
 	setupDone  bool
 	shown      map[showKey]showResult
+	// kept is the content each fix kept gave its files (TB9).
+	kept map[string]produced
+	// paths are the findings' own paths by id.
+	paths map[string]string
 }
 
 func (c *cycle) logf(format string, args ...any) {
