@@ -152,6 +152,7 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	if errors.Is(fixErr, errPreparedStale) {
 		return fixErr
 	}
+	c.noteReverted(cyc.Reverted)
 	outcomes := map[string]fix.Result{}
 	for _, r := range cyc.Results {
 		outcomes[r.ID] = r
@@ -538,4 +539,29 @@ func recordIssue(st state.State, id, url string) state.State {
 		}
 	}
 	return s
+}
+
+// maxRevertedListed bounds the paths one notice names.
+const maxRevertedListed = 10
+
+// noteReverted says on the status comment which changes the fix commit
+// leaves out and why (TB9), one notice per reason.
+func (c *prCycle) noteReverted(rs []fix.Revert) {
+	var whys []string
+	paths := map[string][]string{}
+	for _, r := range rs {
+		if _, ok := paths[r.Why]; !ok {
+			whys = append(whys, r.Why)
+		}
+		paths[r.Why] = append(paths[r.Why], r.Path)
+	}
+	for _, why := range whys {
+		ps := paths[why]
+		more := ""
+		if len(ps) > maxRevertedListed {
+			more = fmt.Sprintf(" and %d more", len(ps)-maxRevertedListed)
+			ps = ps[:maxRevertedListed]
+		}
+		c.notices = append(c.notices, fmt.Sprintf("left out of the fix commit: %s%s — %s", strings.Join(ps, ", "), more, why))
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
@@ -113,7 +115,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		f := &prepared.Fix{}
 		if len(todo) > 0 && !c.obs.IsFork {
 			cyc, err := c.runFixes(ctx, todo, approvals)
-			f.Results, f.Changed, f.Commit = cyc.Results, cyc.Changed, cyc.Commit
+			f.Results, f.Changed, f.Commit, f.Reverted = cyc.Results, cyc.Changed, cyc.Commit, cyc.Reverted
 			if err != nil {
 				f.Err, f.Commit, f.Changed = err.Error(), false, nil
 			}
@@ -170,11 +172,17 @@ func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.C
 	if !slices.Equal(want, got) {
 		return fix.CycleResult{}, fmt.Errorf("%w: prepared fixes for %v, this run fixes %v", errPreparedStale, got, want)
 	}
-	res := fix.CycleResult{Results: p.Results, Changed: p.Changed, Commit: p.Commit}
+	results := untrustedResults(p.Results)
 	if p.Err != "" {
-		return fix.CycleResult{Results: p.Results}, fmt.Errorf("prepare job: %s", p.Err)
+		return fix.CycleResult{Results: results}, fmt.Errorf("prepare job: %s", report.Plain(p.Err, maxPreparedText))
 	}
-	if !p.Commit {
+	patchFiles, err := c.checkClaims(todo, results, p)
+	if err != nil {
+		return fix.CycleResult{}, err
+	}
+	res := fix.CycleResult{Results: results, Changed: patchFiles, Commit: p.Commit && len(patchFiles) > 0, Reverted: untrustedReverts(p.Reverted)}
+	if !res.Commit {
+		res.Changed = nil
 		return res, nil
 	}
 	g := c.gitRunner()
@@ -263,4 +271,103 @@ func markPrepared(cfg Config) error {
 		return fmt.Errorf("writing the artifact directory: %w", err)
 	}
 	return nil
+}
+
+// Bounds on the prepare job's texts the publish job repeats (TB10).
+const (
+	// maxPreparedReply bounds a reply posted as the bot.
+	maxPreparedReply = 1000
+	// maxPreparedText bounds a reason, a path or an error in the log and
+	// on the status comment.
+	maxPreparedText = 300
+	// maxPreparedReverts bounds the reverted paths reported.
+	maxPreparedReverts = 50
+)
+
+// untrustedResults returns the prepare job's results with every text it
+// wrote escaped and cut like engine text (TB10): the publish job posts the
+// replies as the bot, and nothing in them may render as markdown or HTML,
+// mention anyone, issue a command or forge a state marker.
+func untrustedResults(in []fix.Result) []fix.Result {
+	out := make([]fix.Result, len(in))
+	for i, r := range in {
+		r.Reason = report.Plain(r.Reason, maxPreparedText)
+		if r.Reply != "" {
+			r.Reply = report.Escape(r.Reply, maxPreparedReply)
+		}
+		r.Files = slices.Clone(r.Files)
+		out[i] = r
+	}
+	return out
+}
+
+// untrustedReverts bounds the prepare job's report of what it left out.
+func untrustedReverts(in []fix.Revert) []fix.Revert {
+	var out []fix.Revert
+	for _, r := range in {
+		if len(out) == maxPreparedReverts {
+			break
+		}
+		out = append(out, fix.Revert{Path: report.Plain(r.Path, maxPreparedText), Why: report.Plain(r.Why, maxPreparedText)})
+	}
+	return out
+}
+
+// checkClaims is TB10: the publish job takes from the prepare job only
+// what the findings it read from GitHub itself allow. The patch may touch
+// only files of findings the prepare job reports fixed, each allowed to be
+// committed for that finding (fix.CommitRefusal); a finding reported fixed
+// whose files the patch does not touch is failed here, in results. It
+// returns the files the patch changes.
+func (c *prCycle) checkClaims(todo []loop.Finding, results []fix.Result, p *prepared.Fix) ([]string, error) {
+	byID := map[string]loop.Finding{}
+	for _, f := range todo {
+		byID[f.ID] = f
+	}
+	allowed := map[string]bool{}
+	for _, r := range results {
+		if r.Outcome != fix.OutcomeFixed {
+			continue
+		}
+		f := byID[r.ID]
+		for _, path := range triage.Files(f) {
+			if fix.CommitRefusal(path, path == f.Path) == "" {
+				allowed[path] = true
+			}
+		}
+	}
+	for _, path := range p.Changed {
+		if !allowed[path] {
+			why := "no finding the prepare job fixed names it"
+			if r := fix.CommitRefusal(path, false); r != "" {
+				why = r
+			}
+			return nil, fmt.Errorf("refusing the prepared patch: it changes %s: %s; the publish job accepts changes only to the files of findings it read from GitHub (TB10)", report.Plain(path, maxPreparedText), why)
+		}
+	}
+	var files []string
+	if p.Commit {
+		var err error
+		if files, err = prepared.ValidatePatch(c.patch, slices.Sorted(maps.Keys(allowed)), prepared.DefaultLimits); err != nil {
+			return nil, fmt.Errorf("refusing the prepared patch: %w (TB10)", err)
+		}
+	}
+	for i, r := range results {
+		if r.Outcome != fix.OutcomeFixed {
+			continue
+		}
+		var touched []string
+		for _, path := range triage.Files(byID[r.ID]) {
+			if slices.Contains(files, path) {
+				touched = append(touched, path)
+			}
+		}
+		if len(touched) == 0 {
+			results[i].Outcome, results[i].Reason, results[i].Files = fix.OutcomeFailed, "reported fixed, but the prepared patch does not touch its files (TB10)", nil
+			c.gha.Warningf("review-loop: PR #%d: %s was reported fixed by the prepare job, but the patch does not touch its files; it is not counted fixed (TB10)", c.number, r.ID)
+			continue
+		}
+		results[i].Files = touched
+	}
+	return files, nil
 }

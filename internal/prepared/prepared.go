@@ -63,6 +63,9 @@ type Fix struct {
 	Commit bool `json:"commit"`
 	// Err is the fix cycle's error, "" when it succeeded.
 	Err string `json:"error,omitempty"`
+	// Reverted are the changes the prepare job left out of the patch and
+	// why (TB9); the publish job only reports them.
+	Reverted []fix.Revert `json:"reverted,omitempty"`
 }
 
 // Limits bound what the publish job accepts.
