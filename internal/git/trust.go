@@ -15,9 +15,11 @@ import (
 // hardening is prepended to every git invocation (TB2): hooks are looked
 // up in /dev/null, where none can ever be planted, no fsmonitor program
 // runs whatever the repository's config says, and no attributes or
-// excludes file is read from a home directory.
+// excludes file is read from a home directory. Pathspecs are literal
+// (TB10): a file named like pathspec magic (":(glob)**", ":!x") names
+// only itself.
 func hardening() []string {
-	return []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false",
+	return []string{"--literal-pathspecs", "-c", "core.hooksPath=" + os.DevNull, "-c", "core.fsmonitor=false",
 		// TB7: no attributes or excludes file from the (private) home.
 		"-c", "core.attributesFile=" + os.DevNull, "-c", "core.excludesFile=" + os.DevNull}
 }
