@@ -258,17 +258,26 @@ func (c *prCycle) runFixes(ctx context.Context, todo []loop.Finding, directions 
 	if err := errors.Join(errs...); err != nil {
 		return fix.CycleResult{}, err
 	}
-	p := fix.NewPipeline(fix.Config{
-		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
-		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
-		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
-		Agent: c.agent(),
-	})
 	provider := fix.ProviderSuggestions
 	switch c.cfg.Fixer {
 	case fix.ProviderCommand, fix.ProviderClaudeCode, fix.ProviderCodex:
 		provider = c.cfg.Fixer
 	}
+	// An agent reads its instruction files from the base branch, never
+	// from the PR: fetch it first.
+	agentBase := ""
+	if provider == fix.ProviderClaudeCode || provider == fix.ProviderCodex {
+		if err := g.FetchBranch(ctx, c.obs.BaseRef, c.cfg.PushToken); err != nil {
+			return fix.CycleResult{}, fmt.Errorf("fetching the base branch %s for the agent's instruction files: %w", c.obs.BaseRef, err)
+		}
+		agentBase = "refs/remotes/origin/" + c.obs.BaseRef
+	}
+	p := fix.NewPipeline(fix.Config{
+		Dir: c.cfg.Workspace, Git: g, Env: c.childEnv(),
+		TestCommand: test, SetupCommand: setup, LintCommand: lint, FixerCommand: fixer,
+		FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles,
+		Agent: c.agent(), AgentBase: agentBase,
+	})
 	res, err := p.RunCycle(ctx, fix.CycleInput{Findings: todo, Directions: directions, Provider: provider, Fork: c.obs.IsFork})
 	for _, l := range res.Log {
 		c.Log.Info("fix", "step", l)

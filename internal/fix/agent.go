@@ -68,15 +68,19 @@ Every finding id appears in exactly one list. If you cannot do the work at all, 
 End your final message with the same JSON object on one line.`
 
 // ClaudeCodeArgs is the claude command line after the executable: print
-// mode, JSON result, a turn budget, read and edit tools only, no settings,
-// hooks or MCP servers from the repository, and the input directory added.
+// mode, JSON result, a turn budget, read and edit tools only, and the
+// input directory added. No settings, hooks, CLAUDE.md or MCP servers
+// from the repository: --restricted ignores user, project and local
+// settings files, --bare skips hooks and CLAUDE.md discovery,
+// --setting-sources "" loads no setting source, --strict-mcp-config no MCP
+// server (each flag checked against the pinned CLI's --help).
 func ClaudeCodeArgs(prompt, inputDir, model string, maxTurns int) []string {
 	if maxTurns <= 0 {
 		maxTurns = DefaultAgentMaxTurns
 	}
 	args := []string{"-p", prompt, "--output-format", "json", "--max-turns", strconv.Itoa(maxTurns),
 		"--permission-mode", "acceptEdits", "--tools", AgentTools, "--allowedTools", AgentTools,
-		"--disallowedTools", AgentDeniedTools, "--restricted", "--strict-mcp-config", "--no-session-persistence"}
+		"--disallowedTools", AgentDeniedTools, "--restricted", "--bare", "--setting-sources", "", "--strict-mcp-config", "--no-session-persistence"}
 	if model != "" {
 		args = append(args, "--model", model)
 	}
@@ -85,12 +89,14 @@ func ClaudeCodeArgs(prompt, inputDir, model string, maxTurns int) []string {
 
 // CodexArgs is the codex command line after the executable: exec mode in
 // the workspace-write sandbox without network, shell commands without the
-// inherited environment, no approvals, no user config, and the final
-// message written to lastMessage.
+// inherited environment, no approvals, no user config, no AGENTS.md
+// (project_doc_max_bytes=0) and no execpolicy rules files, and the final
+// message written to lastMessage (flags checked against the pinned CLI's
+// --help).
 func CodexArgs(prompt, dir, inputDir, lastMessage, model string) []string {
 	args := []string{"exec", "--sandbox", "workspace-write", "-c", "sandbox_workspace_write.network_access=false",
 		"-c", `shell_environment_policy.inherit="core"`, "-c", `approval_policy="never"`,
-		"--ephemeral", "--ignore-user-config", "--color", "never", "-C", dir}
+		"-c", "project_doc_max_bytes=0", "--ephemeral", "--ignore-user-config", "--ignore-rules", "--color", "never", "-C", dir}
 	if model != "" {
 		args = append(args, "-m", model)
 	}
@@ -135,7 +141,13 @@ func (c *cycle) agent(ctx context.Context, provider string, findings []loop.Find
 		} else {
 			argv = append([]string{path}, ClaudeCodeArgs(prompt, tmp, cfg.Agent.Model, cfg.Agent.MaxTurns)...)
 		}
+		if err := c.useBaseAgentFiles(ctx); err != nil {
+			return FixerReply{}, fmt.Errorf("fixer %s: %w", provider, err)
+		}
 		stdout, err := runProcessWith(ctx, "fixer "+provider, cfg.Dir, argv, env, extra, cfg.FixerTimeout)
+		if perr := c.putBackAgentFiles(ctx); perr != nil {
+			return FixerReply{}, fmt.Errorf("fixer %s: %w", provider, perr)
+		}
 		if err != nil {
 			// The prompt is long and carries no secret; keep the message short.
 			var pe *ProcessError

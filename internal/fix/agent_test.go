@@ -74,7 +74,7 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done"}'`)
 	rest := args[2:]
 	want := []string{"--output-format", "json", "--max-turns", "12", "--permission-mode", "acceptEdits",
 		"--tools", "Read,Edit,Write,Glob,Grep", "--allowedTools", "Read,Edit,Write,Glob,Grep",
-		"--disallowedTools", "Bash,WebFetch,WebSearch", "--restricted", "--strict-mcp-config", "--no-session-persistence"}
+		"--disallowedTools", "Bash,WebFetch,WebSearch", "--restricted", "--bare", "--setting-sources", "", "--strict-mcp-config", "--no-session-persistence"}
 	if !slices.Equal(rest[:len(want)], want) {
 		t.Fatalf("flags\n got %q\nwant %q", rest, want)
 	}
@@ -163,7 +163,7 @@ printf 'Renamed.\n{"fixed":["copilot-1"],"outdated":[],"disagreed":[],"error":nu
 	args, env := recorded(t, record)
 	want := []string{"exec", "--sandbox", "workspace-write", "-c", "sandbox_workspace_write.network_access=false",
 		"-c", `shell_environment_policy.inherit="core"`, "-c", `approval_policy="never"`,
-		"--ephemeral", "--ignore-user-config", "--color", "never", "-C", cfg.Dir, "-m", "gpt-5-codex"}
+		"-c", "project_doc_max_bytes=0", "--ephemeral", "--ignore-user-config", "--ignore-rules", "--color", "never", "-C", cfg.Dir, "-m", "gpt-5-codex"}
 	if !slices.Equal(args[:len(want)], want) {
 		t.Fatalf("flags\n got %q\nwant %q", args, want)
 	}

@@ -64,6 +64,9 @@ type Config struct {
 	ContextFiles []string
 	// Agent configures the claude-code and codex providers.
 	Agent Agent
+	// AgentBase is a commit of the PR's base branch: the agent
+	// instruction files come from there while an agent runs.
+	AgentBase string
 }
 
 // Pipeline runs fix cycles in one checkout.

@@ -27,7 +27,7 @@ func setup(t *testing.T) (*gittest.Repo, Config) {
 		"docs/c.md":         "line one\r\nline two\r\nline three",
 		"scripts/test.sh":   testScript,
 	})
-	cfg := Config{Dir: tr.Dir, Git: &git.Runner{Dir: tr.Dir}, Env: os.Environ(), TestCommand: []string{"sh", "scripts/test.sh", "{files}"}}
+	cfg := Config{Dir: tr.Dir, Git: &git.Runner{Dir: tr.Dir}, Env: os.Environ(), TestCommand: []string{"sh", "scripts/test.sh", "{files}"}, AgentBase: "main"}
 	return tr, cfg
 }
 
