@@ -180,6 +180,14 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
+		if why, err := c.overCaps(ctx, cyc); err != nil || why != "" {
+			_ = c.gitRunner().RestoreAll(ctx)
+			if err != nil {
+				return err
+			}
+			c.refused(why)
+			return nil
+		}
 		sha, err := c.commitAndPush(ctx, cyc, byID)
 		if why, ok := refusal(err); ok {
 			c.refused(why)
@@ -573,4 +581,24 @@ func (c *prCycle) noteReverted(rs []fix.Revert) {
 		}
 		c.notices = append(c.notices, fmt.Sprintf("left out of the fix commit: %s%s — %s", strings.Join(ps, ", "), more, why))
 	}
+}
+
+// overCaps says why the cycle's patch is refused, "" when it is within
+// max-patch-files and max-patch-bytes: the patch the publish job read, or
+// in a single job the checkout's diff of the files to commit.
+func (c *prCycle) overCaps(ctx context.Context, cyc fix.CycleResult) (string, error) {
+	if n := len(cyc.Changed); n > c.cfg.MaxPatchFiles {
+		return fmt.Sprintf("refused (publish caps): the fix changes %d files, over max-patch-files %d; nothing was pushed — fix these findings by hand or raise the cap", n, c.cfg.MaxPatchFiles), nil
+	}
+	patch := c.patch
+	if c.prepared == nil {
+		var err error
+		if patch, err = c.diff(ctx, cyc.Changed); err != nil {
+			return "", err
+		}
+	}
+	if n := len(patch); n > c.cfg.MaxPatchBytes {
+		return fmt.Sprintf("refused (publish caps): the fix patch is %d bytes, over max-patch-bytes %d; nothing was pushed — fix these findings by hand or raise the cap", n, c.cfg.MaxPatchBytes), nil
+	}
+	return "", nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -73,6 +74,10 @@ type Config struct {
 	// mode (TB1); ArtifactDir is where prepare writes and publish reads.
 	Mode        string
 	ArtifactDir string
+	// MaxPatchFiles and MaxPatchBytes cap one fix commit's patch: a larger
+	// one is refused with a hand-back, never pushed.
+	MaxPatchFiles int
+	MaxPatchBytes int
 	// StartOn is the start policy (`start-on`): command or auto.
 	StartOn string
 	// SharedPaths are globs of shared helpers besides the default names
@@ -124,6 +129,7 @@ var inputNames = []string{
 	"openai-api-key", "fixer-model", "fixer-max-turns",
 	"yield-minutes", "ci-workflows",
 	"divergence-stop", "prose-rounds", "paths-ignore",
+	"max-patch-files", "max-patch-bytes",
 }
 
 // InputNames returns the names of every input LoadConfig reads.
@@ -199,6 +205,8 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		OpenAIAPIKey:         in("openai-api-key", ""),
 		FixerModel:           in("fixer-model", ""),
 		FixerMaxTurns:        num("fixer-max-turns", fix.DefaultAgentMaxTurns),
+		MaxPatchFiles:        num("max-patch-files", prepared.DefaultLimits.MaxFiles),
+		MaxPatchBytes:        num("max-patch-bytes", prepared.DefaultLimits.MaxBytes),
 		NonBlocking:          in("non-blocking", "report"),
 		ClaudeWorkflowJob:    in("claude-workflow-job", "claude-review"),
 		ConfigFile:           in("config-file", ".github/review-loop.yml"),
@@ -246,6 +254,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("input fixer-timeout: %q is not a positive duration such as 15m", raw))
 		}
 		c.FixerTimeout = d
+	}
+	if c.MaxPatchFiles < 1 || c.MaxPatchFiles > prepared.DefaultLimits.MaxFiles {
+		errs = append(errs, fmt.Errorf("input max-patch-files: %d is not between 1 and %d", c.MaxPatchFiles, prepared.DefaultLimits.MaxFiles))
+	}
+	if c.MaxPatchBytes < 1 || c.MaxPatchBytes > prepared.DefaultLimits.MaxBytes {
+		errs = append(errs, fmt.Errorf("input max-patch-bytes: %d is not between 1 and %d", c.MaxPatchBytes, prepared.DefaultLimits.MaxBytes))
 	}
 	if raw := getenv("GITHUB_RUN_ID"); raw != "" {
 		c.RunID, _ = strconv.ParseInt(raw, 10, 64)

@@ -59,6 +59,7 @@ var wantDefaults = map[string]string{
 	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "", "ci-workflows": "",
 	"sweep-fanout": "dispatch", "rate-limit-floor": "10%",
 	"openai-api-key": "", "fixer-model": "", "fixer-max-turns": "40",
+	"max-patch-files": "100", "max-patch-bytes": "1048576",
 }
 
 func TestAction_declaresEveryInputWithItsDocumentedDefault(t *testing.T) {
