@@ -231,3 +231,52 @@ func hardenedPlant(t *testing.T, h *hardenedWorld) {
 		}
 	}
 }
+
+// Publish caps in hardened mode: the publish job refuses a prepared patch
+// over max-patch-files with a hand-back and pushes nothing.
+func TestRule_TB10_PublishRefusesAPatchOverMaxPatchFiles(t *testing.T) {
+	t.Parallel()
+	h := newHardenedWorld(t)
+	head := h.preparedFix(t, ghfake.CommentOptions{Path: "README.md", Line: 1, Body: "Title case.\n\n```suggestion\n# Fake Repository\n```"})
+	h.env["INPUT_MAX-PATCH-FILES"] = "1"
+	res, _, err := h.job(ModePublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.pushedFiles(t, head); got != "" {
+		t.Fatalf("the publish job pushed a patch over max-patch-files:\n%s", got)
+	}
+	if res.PRs[0].Plan.Action != "hand-back" || !strings.Contains(res.PRs[0].Plan.Why, "max-patch-files 1") {
+		t.Errorf("plan %s %q, want a hand-back naming max-patch-files", res.PRs[0].Plan.Action, res.PRs[0].Plan.Why)
+	}
+}
+
+// The branch pushed to is the PR's head ref as the publish job reads it
+// from GitHub, and its parent the head SHA the prepare job saw: a prepare
+// job that names another branch is refused, one that names another head
+// makes the cycle stale (re-planned by the next run).
+func TestRule_TB10_PublishPushesOnlyToTheHeadRefItReadsAtTheHeadPrepareSaw(t *testing.T) {
+	t.Parallel()
+	for name, edit := range map[string]func(d map[string]any){
+		"a branch named by prepare": func(d map[string]any) { d["head_ref"] = "main" },
+		"another head SHA":          func(d map[string]any) { d["head_sha"] = strings.Repeat("a", 40) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHardenedWorld(t)
+			head := h.preparedFix(t)
+			h.tamper(t, func(d map[string]any, patch string) string { edit(d); return patch })
+			res, _, err := h.job(ModePublish)
+			if got := h.pushedFiles(t, head); got != "" {
+				t.Fatalf("pushed %s", got)
+			}
+			bare := strings.TrimPrefix(h.fake.CloneURL("octo", "app"), "file://")
+			if main := strings.TrimSpace(run(t, "", "git", "--git-dir", bare, "rev-parse", "main")); main != h.fake.BranchSHA("octo", "app", "main") {
+				t.Fatalf("main moved")
+			}
+			if err == nil && !strings.Contains(res.PRs[0].Skipped, "no longer matches") {
+				t.Errorf("err %v, skipped %q: want the artifact refused or the cycle stale", err, res.PRs[0].Skipped)
+			}
+		})
+	}
+}
