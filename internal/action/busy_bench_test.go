@@ -39,13 +39,7 @@ func newBusyRepo(b *testing.B, open, live int) *busyRepo {
 		for _, e := range st.Engines {
 			st.EngineStates[e] = state.EngineState{TriggeredSHA: head, TriggeredAt: w.now, WaitSHA: head, WaitSince: w.now}
 		}
-		body, err := state.Encode("status", st)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := w.fake.AddIssueComment("octo", "app", n, "github-actions", "NONE", body); err != nil {
-			b.Fatal(err)
-		}
+		w.addOurState(n, "status", st)
 		if err := w.fake.AddLabel("octo", "app", n, LiveLabel); err != nil {
 			b.Fatal(err)
 		}

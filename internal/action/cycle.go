@@ -96,7 +96,7 @@ func (c *prCycle) run(ctx context.Context) error {
 		}
 		return err
 	}
-	if err := c.load(); err != nil {
+	if err := c.load(ctx); err != nil {
 		return err
 	}
 	if err := c.failClosed(); err != nil {
@@ -255,7 +255,7 @@ func (c *prCycle) observe(ctx context.Context) error {
 // observation could not read every issue comment and no state was found
 // in those it read, the cycle fails closed: only `reset` starts over, in
 // our own comment when there is one.
-func (c *prCycle) load() error {
+func (c *prCycle) load(ctx context.Context) error {
 	c.st = state.New()
 	comments := slices.Clone(c.obs.IssueComments)
 	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
@@ -280,6 +280,21 @@ func (c *prCycle) load() error {
 			c.gha.Warningf("review-loop: %s", msg)
 			c.notices = append(c.notices, msg)
 			continue
+		}
+		// An unreadable state names no owner and keeps the SC3 path below:
+		// the cycle fails closed and only reset goes on.
+		owner, why, oerr := c.owned(ctx, ic, st, err == nil)
+		if oerr != nil {
+			return oerr
+		}
+		if err == nil && why != "" {
+			msg := fmt.Sprintf("comment %d carries a review-loop state under review-loop's identity but is not adopted: %s; another workflow of the repository may have written it (SC4)", ic.DatabaseID, why)
+			c.gha.Warningf("review-loop: %s", msg)
+			c.notices = append(c.notices, msg)
+			continue
+		}
+		if err == nil {
+			st.Owner = owner
 		}
 		var newer *state.NewerVersionError
 		if errors.As(err, &newer) {

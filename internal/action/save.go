@@ -104,6 +104,9 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
 	c.beforeWrite(ctx)
+	if c.comment == nil && c.cfg.RunID != 0 && c.ourWorkflow() != "" {
+		c.st.Owner = &state.Owner{RunID: c.cfg.RunID, Workflow: c.ourWorkflow()}
+	}
 	sum, err := c.content()
 	if err != nil {
 		return fmt.Errorf("encoding the state: %w", err)
@@ -125,7 +128,7 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 			return fmt.Errorf("creating the status comment: %w", err)
 		}
 		c.comment = &ic
-		return nil
+		return c.proveOwner(ctx)
 	}
 	if verify {
 		cur, err := c.gh.GetIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID)
@@ -264,4 +267,28 @@ func (c *prCycle) chain(ctx context.Context) {
 	if serr := c.save(ctx); serr != nil {
 		c.Log.Warn("saving the dispatch notice", "err", serr)
 	}
+}
+
+// proveOwner writes the new status comment's own id into its state, the
+// proof that review-loop wrote it (SC4): no text posted by another
+// workflow can hold the id of the comment it becomes.
+func (c *prCycle) proveOwner(ctx context.Context) error {
+	if c.st.Owner == nil {
+		return nil
+	}
+	c.st.Owner.CommentID = c.comment.DatabaseID
+	sum, err := c.content()
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
+	body, err := state.Encode(visible, c.st)
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	if err := c.gh.UpdateIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID, body); err != nil {
+		return fmt.Errorf("writing the status comment's proof of origin: %w", err)
+	}
+	c.comment.Body = body
+	return nil
 }

@@ -14,15 +14,7 @@ import (
 // ourState posts a status comment as review-loop's own identity.
 func (w *world) ourState(st state.State, visible string) int64 {
 	w.t.Helper()
-	body, err := state.Encode(visible, st)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	id, err := w.fake.AddIssueComment("octo", "app", 1, "github-actions", "NONE", body)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return id
+	return w.addOurState(1, visible, st)
 }
 
 func (w *world) chatter(n int) {

@@ -25,14 +25,8 @@ func (w *world) busy(open int, live ...int) {
 	}
 	st := state.New()
 	st.Status, st.Engines = state.StatusActive, []string{"copilot"}
-	body, err := state.Encode("status", st)
-	if err != nil {
-		w.t.Fatal(err)
-	}
 	for _, n := range live {
-		if _, err := w.fake.AddIssueComment("octo", "app", n, "github-actions", "NONE", body); err != nil {
-			w.t.Fatal(err)
-		}
+		w.addOurState(n, "status", st)
 		if err := w.fake.AddLabel("octo", "app", n, LiveLabel); err != nil {
 			w.t.Fatal(err)
 		}

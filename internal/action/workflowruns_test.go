@@ -48,21 +48,20 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		st := state.New()
 		st.Status, st.Engines = state.StatusActive, []string{"claude"}
 		st.EngineStates = map[string]state.EngineState{"claude": es}
-		body, err := state.Encode("status", st)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, c := range w.fake.PR("octo", "app", 1).Comments {
 			if _, found, _ := state.Decode(c.Body); found {
+				st.Owner = &state.Owner{RunID: 1, CommentID: c.ID}
+				body, err := state.Encode("status", st)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if err := w.fake.EditIssueComment(c.ID, body); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
 		}
-		if _, err := w.fake.AddIssueComment("octo", "app", 1, "github-actions", "NONE", body); err != nil {
-			t.Fatal(err)
-		}
+		w.addOurState(1, "status", st)
 	}
 	inputs := map[string]string{"engines": "claude", "trigger-token": "ghp_maintainer"}
 	claudeState := func(t *testing.T) loop.ReviewState {

@@ -224,6 +224,25 @@ func listWorkflowRuns(f *Fake, _ Identity, w http.ResponseWriter, r *http.Reques
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(runs), "workflow_runs": out})
 }
 
+// getWorkflowRun serves one run by id; 404 when the repository has none.
+//
+// https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run
+func getWorkflowRun(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rp := f.pathRepoLocked(w, r)
+	if rp == nil {
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("run_id"), 10, 64)
+	i := slices.IndexFunc(rp.workflowRuns, func(run *WorkflowRun) bool { return run.ID == id })
+	if err != nil || i < 0 {
+		notFound(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, f.workflowRunJSON(rp, rp.workflowRuns[i]))
+}
+
 // workflowFileLocked reports whether the default branch has the workflow
 // file named (a workflow with no runs yet still exists).
 func (f *Fake) workflowFileLocked(rp *repo, file string) bool {

@@ -64,6 +64,7 @@ func buildMux() {
 	h("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", updateCheckRun)
 	h("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", listWorkflowRuns)
 	h("GET /repos/{owner}/{repo}/actions/secrets", listRepoSecrets)
+	h("GET /repos/{owner}/{repo}/actions/runs/{run_id}", getWorkflowRun)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 	})

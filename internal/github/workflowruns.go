@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path"
 	"time"
 
@@ -60,4 +61,31 @@ func (c *Client) ListWorkflowRuns(ctx context.Context, owner, repo, file, event 
 		out = append(out, wr)
 	}
 	return out, nil
+}
+
+// GetWorkflowRun reads one workflow run, with the path of the workflow
+// file it ran (the run's "path", which go-github v62 does not decode).
+//
+// https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run
+func (c *Client) GetWorkflowRun(ctx context.Context, owner, repo string, id int64) (WorkflowRun, error) {
+	const op = "GET /repos/{owner}/{repo}/actions/runs/{run_id}"
+	req, err := c.rest.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/actions/runs/%d", owner, repo, id), nil)
+	if err != nil {
+		return WorkflowRun{}, err
+	}
+	var r struct {
+		gh.WorkflowRun
+		Path string `json:"path"`
+	}
+	resp, err := c.rest.Do(ctx, req, &r)
+	if err != nil {
+		return WorkflowRun{}, fmt.Errorf("reading workflow run %d of %s/%s: %w", id, owner, repo, restErr(op, resp, err))
+	}
+	wr := WorkflowRun{ID: r.GetID(), Name: r.GetName(), Path: r.Path, Event: r.GetEvent(), Status: r.GetStatus(),
+		Conclusion: r.GetConclusion(), HeadSHA: r.GetHeadSHA(), HeadBranch: r.GetHeadBranch(), Actor: r.GetActor().GetLogin(),
+		CreatedAt: r.GetCreatedAt().Time, UpdatedAt: r.GetUpdatedAt().Time, RunStartedAt: r.GetRunStartedAt().Time}
+	for _, p := range r.PullRequests {
+		wr.PRs = append(wr.PRs, p.GetNumber())
+	}
+	return wr, nil
 }

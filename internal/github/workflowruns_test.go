@@ -10,6 +10,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/contract"
 	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/github"
 )
 
 // A comment-triggered run of the Claude workflow hangs off the default
@@ -80,4 +81,30 @@ func TestListWorkflowRuns_findsCommentTriggeredRunsByEventAndTime(t *testing.T) 
 		t.Error("a workflow that does not exist should be an error")
 	}
 	assertContract(t, e.rec)
+}
+
+// SC4 reads one run by id to learn which workflow file it ran: the fake
+// answers as GitHub's description says, and an unknown id is a 404.
+func TestGetWorkflowRun_readsThePathOfTheWorkflowFile(t *testing.T) {
+	t.Parallel()
+	e := setupFake(t, ghfake.New(ghfake.Options{SchemaPath: contract.SchemaPath()}))
+	ctx := context.Background()
+	id, err := e.f.SetWorkflowRun("o", "r", ghfake.WorkflowRunOptions{Path: ".github/workflows/review-loop.yml", Event: "workflow_dispatch", Status: "in_progress", HeadSHA: e.f.BranchSHA("o", "r", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.c.Requests()
+	run, err := e.c.GetWorkflowRun(ctx, "o", "r", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.ID != id || run.Path != ".github/workflows/review-loop.yml" || run.Status != "in_progress" || run.CreatedAt.IsZero() {
+		t.Errorf("run = %+v", run)
+	}
+	if n := e.c.Requests().Reads - before.Reads; n != 1 {
+		t.Errorf("%d reads, want 1", n)
+	}
+	if _, err := e.c.GetWorkflowRun(ctx, "o", "r", id+1000); !github.IsNotFound(err) {
+		t.Errorf("unknown run: %v, want a 404", err)
+	}
 }

@@ -161,6 +161,21 @@ type State struct {
 	// ProseRounds counts the fix rounds that acted on prose or nitpick
 	// findings (CV3).
 	ProseRounds int `json:"prose_rounds,omitempty"`
+	// Owner is the proof that review-loop's own workflow wrote the status
+	// comment (SC4). Absent in states written before it existed.
+	Owner *Owner `json:"owner,omitempty"`
+}
+
+// Owner names the workflow run that created the status comment and, once
+// that is proved, the comment the proof holds for (SC4). A comment is
+// review-loop's when CommentID is its own id (review-loop writes it once
+// it knows the id, which no comment can know before it exists), or when
+// RunID is a run of review-loop's workflow file that was running when the
+// comment was created (one read of the run, then cached here).
+type Owner struct {
+	RunID     int64  `json:"run_id"`
+	Workflow  string `json:"workflow,omitempty"`
+	CommentID int64  `json:"comment_id,omitempty"`
 }
 
 // Yield is a pause of the fixing half of the loop (HY1).
@@ -370,6 +385,10 @@ func (s State) Clone() State {
 	}
 	c.Ledger = s.Ledger.clone()
 	cloneConverge(&c, s)
+	if s.Owner != nil {
+		o := *s.Owner
+		c.Owner = &o
+	}
 	return c
 }
 

@@ -50,6 +50,7 @@ func full() State {
 		Paused:      []Pause{{FindingID: "bugbot-1", ThreadID: "PRRT_1", Path: "a.go", StartLine: 3, Line: 5, By: "alice", Until: t0}},
 		HumanSeenID: 2233029580,
 		Gate:        &Gate{SHA: "aaa", ID: 1 << 32, Status: "completed", Conclusion: "failure", Digest: "f00"},
+		Owner:       &Owner{RunID: 1 << 40, Workflow: ".github/workflows/review-loop.yml", CommentID: 1 << 33},
 		Ledger: &Ledger{Requested: map[string]int{"bugbot": 1}, Automatic: map[string]int{"bugbot": 1},
 			AskedSHA: map[string]string{"bugbot": "aaa"}, AutoSHA: map[string]string{"bugbot": "aaa"},
 			JobMinutes: 3, Cycles: 3, APIReads: 30, APIWrites: 9},
