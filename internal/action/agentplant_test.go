@@ -116,3 +116,40 @@ func TestRule_TB9_AnAgentFixerIgnoresAgentFilesThePRPlants(t *testing.T) {
 		})
 	}
 }
+
+// The same in hardened mode: the prepare job runs the agent on the base
+// branch's agent files, and the publish job pushes calc/calc.go only.
+func TestRule_TB9_HardenedAgentFixerIgnoresAgentFilesThePRPlants(t *testing.T) {
+	t.Parallel()
+	h := newHardenedWorld(t)
+	agentPlantWorld(t, h.world)
+	run(t, h.publish, "git", "pull", "--quiet", "--ff-only")
+	stub, seen := stubClaude(t)
+	job := func(mode string) {
+		t.Helper()
+		saved := h.env
+		h.env = map[string]string{}
+		for k, v := range saved {
+			h.env[k] = v
+		}
+		defer func() { h.env = saved }()
+		if mode == ModePrepare {
+			h.env["INPUT_GITHUB-TOKEN"] = readOnlyToken
+		} else {
+			h.env["GITHUB_WORKSPACE"] = h.publish
+		}
+		inputs := map[string]string{"engines": "copilot", "mode": mode, "artifact-dir": h.artifact, "fixer": "claude-code", "anthropic-api-key": "sk-ant-test"}
+		if _, err := h.cycleDeps("workflow_dispatch", dispatchPayload(1), inputs, func(d *Deps) { d.ChildPath = stub }); err != nil {
+			t.Error(err)
+		}
+	}
+	job(ModePrepare)
+	job(ModePublish)
+	head := h.copilotSuggestion(t)
+	job(ModePrepare)
+	checkAgentSaw(t, seen)
+	job(ModePublish)
+	if got := h.pushedFiles(t, head); got != "calc/calc.go" {
+		t.Fatalf("pushed %q, want calc/calc.go only", got)
+	}
+}
