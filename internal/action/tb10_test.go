@@ -90,23 +90,38 @@ func (h *hardenedWorld) pushedFiles(t *testing.T, base string) string {
 func TestRule_TB10_PublishRefusesAClaimOnAFileNoFindingNames(t *testing.T) {
 	t.Parallel()
 	for _, path := range []string{".github/actions/x/action.yml", ".gitattributes", ".gitmodules", ".husky/pre-commit", ".github/review-loop.yml", "docs/notes.md"} {
-		t.Run(path, func(t *testing.T) {
-			t.Parallel()
-			h := newHardenedWorld(t)
-			head := h.preparedFix(t)
-			h.tamper(t, func(d map[string]any, patch string) string {
-				f := d["fix"].(map[string]any)
-				f["changed"] = append(f["changed"].([]any), path)
-				return patch + newFileDiff(path, "planted by prepare")
+		for _, checkout := range []bool{true, false} {
+			name := path
+			if !checkout {
+				name += " with no checkout step"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				h := newHardenedWorld(t)
+				if !checkout {
+					h.workspace, h.publish = t.TempDir(), t.TempDir()
+					h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+				}
+				claimNoFindingNames(t, h, path)
 			})
-			_, _, err := h.job(ModePublish)
-			if got := h.pushedFiles(t, head); strings.Contains(got, path) {
-				t.Fatalf("the publish job pushed %s on the prepare job's word (err %v); the commit holds:\n%s", path, err, got)
-			}
-			if err == nil || !strings.Contains(err.Error(), "TB10") {
-				t.Errorf("err = %v, want a TB10 refusal", err)
-			}
-		})
+		}
+	}
+}
+
+func claimNoFindingNames(t *testing.T, h *hardenedWorld, path string) {
+	t.Helper()
+	head := h.preparedFix(t)
+	h.tamper(t, func(d map[string]any, patch string) string {
+		f := d["fix"].(map[string]any)
+		f["changed"] = append(f["changed"].([]any), path)
+		return patch + newFileDiff(path, "planted by prepare")
+	})
+	_, _, err := h.job(ModePublish)
+	if got := h.pushedFiles(t, head); strings.Contains(got, path) {
+		t.Fatalf("the publish job pushed %s on the prepare job's word (err %v); the commit holds:\n%s", path, err, got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "TB10") {
+		t.Errorf("err = %v, want a TB10 refusal", err)
 	}
 }
 
