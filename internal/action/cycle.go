@@ -564,7 +564,7 @@ func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
 func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
 	o := loop.Observation{
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
-		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges,
+		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
 		Pushes: c.pushes(ctx), Generated: c.generated(), FixersRunning: c.fixersRunning(),

@@ -204,6 +204,10 @@ func (d *decider) detectPush() bool {
 func (d *decider) foldJudges() {
 	for _, v := range sortedViews(d.obs.Engines) {
 		if res, ok := d.obs.Judge[v.Engine]; ok {
+			if d.obs.JudgeUntrusted && (res.Verdict == JudgeClean || res.Verdict == JudgeNonBlocking) {
+				res = JudgeResult{Verdict: JudgeNone, Reason: "the prepare job said " + string(res.Verdict) +
+					"; the publish job runs no judge, and another job's word is no proof of clean (TB10)"}
+			}
 			d.s = RecordJudge(d.s, v, d.head, res)
 		}
 	}

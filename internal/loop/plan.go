@@ -21,6 +21,10 @@ type Observation struct {
 	// Judge holds verdicts obtained this cycle for engines where NeedsJudge
 	// was true, by engine name.
 	Judge map[string]JudgeResult
+	// JudgeUntrusted says Judge is another job's word (hardened mode's
+	// publish job reads the prepare job's verdicts): a verdict that would
+	// make an engine clean is then not proof (TB10, S8).
+	JudgeUntrusted bool
 	// HeadPusher is who pushed the head when the wake says so (a push
 	// event's sender), and HeadPusherBot whether that account is a bot;
 	// an outside push by someone not known to be a bot is yielded to (HY1).
