@@ -471,6 +471,13 @@ func (e *gqlExec) reviewObj(r *repo, rv *Review) *obj {
 			return rv.Body, nil
 		case "submittedAt":
 			return rv.SubmittedAt, nil
+		case "isMinimized":
+			return rv.MinimizedReason != "", nil
+		case "minimizedReason":
+			if rv.MinimizedReason == "" {
+				return nil, nil
+			}
+			return rv.MinimizedReason, nil
 		}
 		return nil, notImplemented("PullRequestReview", field)
 	}}

@@ -56,7 +56,7 @@ var subsetFields = map[string][]string{
 	"PullRequestConnection":                {"totalCount", "nodes", "pageInfo"},
 	"PullRequestCommit":                    {"id", "commit"},
 	"PullRequestCommitConnection":          {"totalCount", "nodes", "pageInfo"},
-	"PullRequestReview":                    {"id", "fullDatabaseId", "author", "commit", "state", "body", "submittedAt"},
+	"PullRequestReview":                    {"id", "fullDatabaseId", "author", "commit", "state", "body", "submittedAt", "isMinimized", "minimizedReason"},
 	"PullRequestReviewConnection":          {"totalCount", "nodes", "pageInfo"},
 	"PullRequestReviewThread":              {"id", "isResolved", "isOutdated", "path", "line", "startLine", "originalLine", "comments"},
 	"PullRequestReviewThreadConnection":    {"totalCount", "nodes", "pageInfo"},
