@@ -698,9 +698,7 @@ func (f *Fake) AddReview(owner, repo string, number int, o ReviewOptions) (int64
 // of GitHub's ReportedContentClassifiers (OUTDATED, RESOLVED, DUPLICATE,
 // OFF_TOPIC, SPAM, ABUSE); the review reads isMinimized true after.
 func (f *Fake) MinimizeReview(owner, repo string, number int, id int64, classifier string) error {
-	switch classifier {
-	case "OUTDATED", "RESOLVED", "DUPLICATE", "OFF_TOPIC", "SPAM", "ABUSE":
-	default:
+	if !slices.Contains(minimizeClassifiers, classifier) {
 		return fmt.Errorf("minimize review %d: unknown classifier %q", id, classifier)
 	}
 	f.mu.Lock()

@@ -70,6 +70,18 @@ func TestRule_S8_MinimizeCommentHidesAReview(t *testing.T) {
 	if len(o.Reviews) != 1 || !o.Reviews[0].IsMinimized {
 		t.Errorf("after minimizeComment the review reads %+v, want hidden", o.Reviews)
 	}
+	// A stranger (no role, not the author) may not hide it.
+	e.f.AddToken("stranger-token", ghfake.Identity{Login: "stranger", ID: 99})
+	req, _ = http.NewRequest("POST", e.f.GraphQLURL(), strings.NewReader(q))
+	req.Header.Set("Authorization", "Bearer stranger-token")
+	resp3, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp3.Body.Close()
+	if b, _ := io.ReadAll(resp3.Body); !strings.Contains(string(b), "Resource not accessible") {
+		t.Errorf("a stranger minimized the review: %s", b)
+	}
 	bad := strings.Replace(q, "OUTDATED", "NOT_A_CLASSIFIER", 1)
 	req, _ = http.NewRequest("POST", e.f.GraphQLURL(), strings.NewReader(bad))
 	req.Header.Set("Authorization", "Bearer "+token)
