@@ -135,11 +135,15 @@ func FindingID(engine string, commentID int64) string {
 	return fmt.Sprintf("%s-%d", engine, commentID)
 }
 
-// ReviewsBy returns the author's reviews, oldest first (ties by id).
+// ReviewsBy returns the author's visible reviews, oldest first (ties by
+// id). A minimized (hidden) review is left out (S8): every adapter reads
+// its proof, its latest review and its verdicts from these, so a review
+// the engine hid (Bugbot hides its earlier reviews on rerun) is never
+// proof of a finished review nor the engine's latest review.
 func ReviewsBy(obs *github.Observation, author Author) []github.Review {
 	var out []github.Review
 	for _, r := range obs.Reviews {
-		if author.Match(r.Author) && r.State != "PENDING" {
+		if author.Match(r.Author) && r.State != "PENDING" && !r.IsMinimized {
 			out = append(out, r)
 		}
 	}

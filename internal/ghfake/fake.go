@@ -139,6 +139,9 @@ type Review struct {
 	State       string // COMMENTED, APPROVED, CHANGES_REQUESTED, DISMISSED, PENDING
 	Body        string
 	SubmittedAt time.Time
+	// MinimizedReason is set once the review is hidden (minimized), as
+	// GitHub's minimizeComment does; "" while it is shown.
+	MinimizedReason string
 }
 
 // Thread is a review thread as the fake stores it.
@@ -688,6 +691,29 @@ func (f *Fake) AddReview(owner, repo string, number int, o ReviewOptions) (int64
 		return strings.EqualFold(strings.TrimSuffix(l, "[bot]"), rv.Author)
 	})
 	return rv.ID, nil
+}
+
+// MinimizeReview hides a review, as GitHub's minimizeComment mutation
+// does (Bugbot hides its own earlier reviews on rerun). classifier is one
+// of GitHub's ReportedContentClassifiers (OUTDATED, RESOLVED, DUPLICATE,
+// OFF_TOPIC, SPAM, ABUSE); the review reads isMinimized true after.
+func (f *Fake) MinimizeReview(owner, repo string, number int, id int64, classifier string) error {
+	if !slices.Contains(minimizeClassifiers, classifier) {
+		return fmt.Errorf("minimize review %d: unknown classifier %q", id, classifier)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, err := f.prLocked(owner, repo, number)
+	if err != nil {
+		return err
+	}
+	for _, rv := range p.Reviews {
+		if rv.ID == id {
+			rv.MinimizedReason = strings.ToLower(classifier)
+			return nil
+		}
+	}
+	return fmt.Errorf("minimize review %d: no such review on %s/%s#%d", id, owner, repo, number)
 }
 
 // CommentOptions describe a review comment to add.

@@ -471,6 +471,13 @@ func (e *gqlExec) reviewObj(r *repo, rv *Review) *obj {
 			return rv.Body, nil
 		case "submittedAt":
 			return rv.SubmittedAt, nil
+		case "isMinimized":
+			return rv.MinimizedReason != "", nil
+		case "minimizedReason":
+			if rv.MinimizedReason == "" {
+				return nil, nil
+			}
+			return rv.MinimizedReason, nil
 		}
 		return nil, notImplemented("PullRequestReview", field)
 	}}
@@ -564,6 +571,9 @@ func (e *gqlExec) reviewCommentObj(c *ReviewComment) *obj {
 				return nil, notImplemented("Commit", f)
 			}}, nil
 		}
+		if field == "isMinimized" || field == "minimizedReason" {
+			return minimizedNever(field), nil
+		}
 		return nil, notImplemented("PullRequestReviewComment", field)
 	}}
 }
@@ -587,6 +597,9 @@ func (e *gqlExec) issueCommentObj(c *IssueComment) *obj {
 			return c.CreatedAt, nil
 		case "updatedAt":
 			return c.UpdatedAt, nil
+		}
+		if field == "isMinimized" || field == "minimizedReason" {
+			return minimizedNever(field), nil
 		}
 		return nil, notImplemented("IssueComment", field)
 	}}
@@ -614,6 +627,35 @@ func (e *gqlExec) mutation(field string, args map[string]any) (any, error) {
 			}
 			return nil, notImplemented("Payload", f)
 		}}, nil
+	case "minimizeComment":
+		// Only reviews are modelled as Minimizable: an engine hides its
+		// own earlier reviews (Bugbot on rerun, ENGINES.md round 3).
+		id, _ := in["subjectId"].(string)
+		node, found := e.f.nodes[id]
+		if !found {
+			return nil, typedErr{"NOT_FOUND", fmt.Sprintf("Could not resolve to a node with the global id of '%s'", id)}
+		}
+		rv, ok := node.(*Review)
+		if !ok {
+			return nil, notImplemented("minimizeComment", fmt.Sprintf("subject %T", node))
+		}
+		classifier, _ := in["classifier"].(string)
+		if !slices.Contains(minimizeClassifiers, classifier) {
+			return nil, typedErr{"INVALID", fmt.Sprintf("Argument 'classifier' on InputObject 'MinimizeCommentInput' has an invalid value (%q)", classifier)}
+		}
+		if !e.mayMinimize(rv) {
+			return nil, typedErr{"FORBIDDEN", "Resource not accessible by integration"}
+		}
+		rv.MinimizedReason = strings.ToLower(classifier)
+		return &obj{typ: "MinimizeCommentPayload", get: func(f string, _ map[string]any) (any, error) {
+			switch f {
+			case "minimizedComment":
+				return e.reviewObj(e.repoOfReview(rv), rv), nil
+			case "clientMutationId":
+				return in["clientMutationId"], nil
+			}
+			return nil, notImplemented("MinimizeCommentPayload", f)
+		}}, nil
 	case "markPullRequestReadyForReview":
 		id, _ := in["pullRequestId"].(string)
 		p, ok := e.f.nodes[id].(*pr)
@@ -632,4 +674,44 @@ func (e *gqlExec) mutation(field string, args map[string]any) (any, error) {
 		}}, nil
 	}
 	return nil, notImplemented("Mutation", field)
+}
+
+// minimizeClassifiers are GitHub's ReportedContentClassifiers.
+var minimizeClassifiers = []string{"SPAM", "ABUSE", "OFF_TOPIC", "OUTDATED", "DUPLICATE", "RESOLVED"}
+
+// repoOfReview is the repository whose pull request holds rv.
+func (e *gqlExec) repoOfReview(rv *Review) *repo {
+	for _, r := range e.f.repos {
+		for _, p := range r.prs {
+			if slices.Contains(p.Reviews, rv) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// mayMinimize allows hiding a review to its author, to an app or Actions
+// token that may write (a read-only token is refused before any
+// mutation), and to the repository's owner and people with triage access
+// or more (docs.github.com, "Managing disruptive comments").
+func (e *gqlExec) mayMinimize(rv *Review) bool {
+	login := strings.ToLower(strings.TrimSuffix(e.viewer.Login, "[bot]"))
+	if login == strings.ToLower(rv.Author) || e.viewer.Bot {
+		return true
+	}
+	r := e.repoOfReview(rv)
+	if r == nil {
+		return false
+	}
+	return strings.EqualFold(login, r.owner) || slices.Contains([]string{"admin", "maintain", "write", "triage"}, r.roles[login])
+}
+
+// minimizedNever answers isMinimized and minimizedReason for a comment the
+// fake never hides (only reviews are minimized, minimizeComment).
+func minimizedNever(field string) any {
+	if field == "isMinimized" {
+		return false
+	}
+	return nil
 }

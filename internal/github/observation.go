@@ -91,6 +91,10 @@ type Review struct {
 	State       string // COMMENTED, APPROVED, CHANGES_REQUESTED, DISMISSED, PENDING
 	Body        string
 	SubmittedAt time.Time
+	// IsMinimized is true when the review is hidden (minimized) on the
+	// pull request, as Bugbot hides its earlier reviews on rerun: it is
+	// never proof of a finished review (S8).
+	IsMinimized bool
 }
 
 // Thread is one review thread, grouped by GitHub (not by review id).

@@ -412,6 +412,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 			State:       fe.enum(f+".state", r.State, reviewStates),
 			Body:        r.Body,
 			SubmittedAt: ptrTime(r.SubmittedAt),
+			IsMinimized: r.IsMinimized,
 		})
 	}
 	for _, n := range pr.HeadCommit.Nodes {
@@ -598,6 +599,7 @@ type reviewNode = struct {
 	State          string
 	Body           string
 	SubmittedAt    *githubv4.DateTime
+	IsMinimized    bool
 }
 
 type issueCommentNode = struct {

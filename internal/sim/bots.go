@@ -180,8 +180,26 @@ func (b *bot) startJob(sha string, byComment bool) {
 		j.byComment, j.onSHA = true, b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
 	}
 	b.jobs = append(b.jobs, j)
+	if b.name == Bugbot {
+		b.hideEarlierReviews(sha)
+	}
 	j.checkID = b.setCheck(j, "QUEUED", "")
 	b.setRun(j, "queued", "")
+}
+
+// hideEarlierReviews is Bugbot rerunning on a commit it already reviewed:
+// it hides (minimizes) its own earlier reviews (ENGINES.md round 3), so
+// until the rerun posts, no visible Bugbot review of the commit remains.
+func (b *bot) hideEarlierReviews(sha string) {
+	pr := b.w.Fake.PR(b.w.Owner, b.w.Repo, b.w.Number)
+	if !slices.ContainsFunc(pr.Reviews, func(r ghfake.Review) bool { return r.Author == BugbotLogin && r.CommitSHA == sha }) {
+		return
+	}
+	for _, r := range pr.Reviews {
+		if r.Author == BugbotLogin && r.MinimizedReason == "" {
+			_ = b.w.Fake.MinimizeReview(b.w.Owner, b.w.Repo, b.w.Number, r.ID, "OUTDATED")
+		}
+	}
 }
 
 // setRun creates or moves Claude's workflow run; the other engines' runs
