@@ -250,7 +250,7 @@ func (f *Fake) workflowFileLocked(rp *repo, file string) bool {
 	if sha == "" {
 		return false
 	}
-	_, err := git(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-e", sha+":.github/workflows/"+file)
+	_, err := gitObjectCached(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-e", sha+":.github/workflows/"+file)
 	return err == nil
 }
 

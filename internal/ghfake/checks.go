@@ -214,7 +214,7 @@ func dispatchRefused(rp *repo, file, ref string) string {
 	if sha == "" {
 		return "No ref found for: " + ref
 	}
-	text, err := git(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-p", sha+":.github/workflows/"+file)
+	text, err := gitObjectCached(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-p", sha+":.github/workflows/"+file)
 	if err != nil {
 		return ""
 	}

@@ -92,7 +92,7 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 	base, head, ok := strings.Cut(r.PathValue("basehead"), "...")
 	resolve := func(ref string) string {
 		if shaRe.MatchString(ref) {
-			if _, err := git(r.Context(), rp.bare, "cat-file", "-e", ref+"^{commit}"); err == nil {
+			if _, err := gitObjectCached(r.Context(), rp.bare, "cat-file", "-e", ref+"^{commit}"); err == nil {
 				return ref
 			}
 			return ""

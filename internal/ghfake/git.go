@@ -3,12 +3,14 @@ package ghfake
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // preReceive refuses pushes to refs listed in protected-refs, with
@@ -128,4 +130,62 @@ func readRef(bare, branch string) string {
 		}
 	}
 	return ""
+}
+
+// objects caches the answers of git commands that name their objects by
+// SHA only: a SHA's content never changes, so each answer (found or not)
+// holds for the life of the repository. Every `git` process costs
+// milliseconds, and the GraphQL and contents handlers ask the same
+// questions on every cycle.
+var objects sync.Map // dir + NUL + args → objectAnswer
+
+type objectAnswer struct {
+	out string
+	err error
+}
+
+// gitObjectCached is git for a command whose answer depends only on the
+// object SHAs in args. A failure is kept only when git ran and said no
+// (exit status 1 or 128: no such object or path), never when it could
+// not run.
+func gitObjectCached(ctx context.Context, dir string, args ...string) (string, error) {
+	key := dir + "\x00" + strings.Join(args, "\x00")
+	if a, ok := objects.Load(key); ok {
+		return a.(objectAnswer).out, a.(objectAnswer).err
+	}
+	out, err := git(ctx, dir, args...)
+	var exit *exec.ExitError
+	if err == nil || errors.As(err, &exit) {
+		objects.Store(key, objectAnswer{out, err})
+	}
+	return out, err
+}
+
+// pinHead turns a revision expression starting with HEAD or a branch
+// name into the same expression on the commit SHA it names now, read
+// from the ref files (no process); ok is false when it cannot.
+func pinHead(bare, expr string) (string, bool) {
+	rev, rest, _ := strings.Cut(expr, ":")
+	if len(rev) == 40 && strings.Trim(rev, "0123456789abcdef") == "" {
+		return expr, true
+	}
+	if rev == "HEAD" {
+		b, err := os.ReadFile(filepath.Join(bare, "HEAD"))
+		if err != nil {
+			return "", false
+		}
+		ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+		if !ok {
+			return "", false
+		}
+		rev = ref
+	}
+	sha := readRef(bare, rev)
+	if sha == "" || strings.ContainsAny(rev, "^~@{}") {
+		return "", false
+	}
+	if !strings.Contains(expr, ":") {
+		return sha, true
+	}
+	return sha + ":" + rest, true
 }

@@ -139,11 +139,15 @@ func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
 	if expression != "" {
 		rev = expression
 	}
-	sha, err := git(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
+	run := git
+	if pinned, ok := pinHead(r.bare, rev); ok {
+		rev, run = pinned, gitObjectCached
+	}
+	sha, err := run(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
 	if err != nil || sha == "" {
 		return nil, nil
 	}
-	typ, err := git(ctx, r.bare, "cat-file", "-t", sha)
+	typ, err := gitObjectCached(ctx, r.bare, "cat-file", "-t", sha)
 	if err != nil {
 		return nil, nil
 	}
@@ -169,7 +173,7 @@ func (e *gqlExec) treeObj(r *repo, sha, dir string) *obj {
 		case "oid":
 			return sha, nil
 		case "entries":
-			out, err := git(context.Background(), r.bare, "ls-tree", sha)
+			out, err := gitObjectCached(context.Background(), r.bare, "ls-tree", sha)
 			if err != nil {
 				return nil, err
 			}
@@ -219,7 +223,7 @@ func (e *gqlExec) blobObj(r *repo, sha string) *obj {
 		case "oid":
 			return sha, nil
 		case "text", "byteSize", "isBinary":
-			text, err := git(context.Background(), r.bare, "cat-file", "blob", sha)
+			text, err := gitObjectCached(context.Background(), r.bare, "cat-file", "blob", sha)
 			if err != nil {
 				return nil, err
 			}

@@ -24,6 +24,15 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	// Each scenario plays in its own temporary workspace, and the go
+	// commands a scenario's test-command runs there would otherwise key
+	// their build and test caches on that directory: every cycle would
+	// compile, vet and link the same package again. -trimpath drops the
+	// directory from the cache keys, so a tree some scenario already
+	// built is built once (GOFLAGS set by the caller wins).
+	if _, set := os.LookupEnv("GOFLAGS"); !set {
+		os.Setenv("GOFLAGS", "-trimpath")
+	}
 	os.Exit(m.Run())
 }
 

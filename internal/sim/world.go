@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -47,6 +48,9 @@ type World struct {
 	Repo     string
 	Number   int
 	Tokens   Tokens
+	// files caches fileAt's answers by "sha:path".
+	filesMu sync.Mutex
+	files   map[string]fileAnswer
 	// Expect is the scenario's expected outcome.
 	Expect Expect
 
@@ -685,14 +689,40 @@ func (w *World) fault(f FaultEvent) ghfake.Fault {
 
 // fileAt reads path at commit sha from the fake's bare repository; ok is
 // false when the file does not exist there.
+// A commit's files never change, so each answer is kept: the engines read
+// the same files of the same head on every tick.
 func (w *World) fileAt(sha, path string) (string, bool) {
-	dir := strings.TrimPrefix(w.Fake.CloneURL(w.Owner, w.Repo), "file://")
-	cmd := exec.CommandContext(context.Background(), "git", "--git-dir", dir, "show", sha+":"+path)
-	out, err := cmd.Output()
-	if err != nil {
-		return "", false
+	key := sha + ":" + path
+	w.filesMu.Lock()
+	f, seen := w.files[key]
+	w.filesMu.Unlock()
+	if seen {
+		return f.text, f.ok
 	}
-	return string(out), true
+	dir := strings.TrimPrefix(w.Fake.CloneURL(w.Owner, w.Repo), "file://")
+	cmd := exec.CommandContext(context.Background(), "git", "--git-dir", dir, "show", key)
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return "", false // git could not run: ask again next time
+	}
+	f = fileAnswer{text: string(out), ok: err == nil}
+	if !f.ok {
+		f.text = ""
+	}
+	w.filesMu.Lock()
+	if w.files == nil {
+		w.files = map[string]fileAnswer{}
+	}
+	w.files[key] = f
+	w.filesMu.Unlock()
+	return f.text, f.ok
+}
+
+// fileAnswer is what fileAt found for one commit and path.
+type fileAnswer struct {
+	text string
+	ok   bool
 }
 
 // commitsSince counts the commits on the PR head that the scenario did not
