@@ -14,13 +14,22 @@ import (
 // engine's own fixer (Bugbot Autofix commits as cursor[bot]'s noreply
 // address) or a person.
 func (f *Fake) PushCommitAs(owner, repoName, branch string, files map[string]string, message, author string) (string, error) {
+	return f.outsidePush(owner, repoName, func(ctx context.Context, r *repo) (string, error) {
+		return commitFilesAs(ctx, r.bare, branch, branch, files, message, author)
+	})
+}
+
+// outsidePush runs push, which pushes to the bare repository of
+// owner/repoName as someone other than review-loop, then re-reads the PR
+// heads and fires the push events, as GitHub does after any push.
+func (f *Fake) outsidePush(owner, repoName string, push func(context.Context, *repo) (string, error)) (string, error) {
 	f.mu.Lock()
 	r := f.repos[key(owner, repoName)]
 	f.mu.Unlock()
 	if r == nil {
 		return "", fmt.Errorf("no repository %s/%s", owner, repoName)
 	}
-	sha, err := commitFilesAs(context.Background(), r.bare, branch, branch, files, message, author)
+	sha, err := push(context.Background(), r)
 	if err != nil {
 		return "", err
 	}
@@ -31,45 +40,43 @@ func (f *Fake) PushCommitAs(owner, repoName, branch string, files map[string]str
 	return sha, nil
 }
 
-// RevertCommit pushes `git revert` of sha on branch, by author ("Name
-// <email>"), with git's own message ("This reverts commit <sha>.").
-func (f *Fake) RevertCommit(owner, repoName, branch, sha, author string) (string, error) {
-	f.mu.Lock()
-	r := f.repos[key(owner, repoName)]
-	f.mu.Unlock()
-	if r == nil {
-		return "", fmt.Errorf("no repository %s/%s", owner, repoName)
-	}
-	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "ghfake-revert-")
+// scratchClone runs steps in a fresh clone of branch reset to at, then
+// returns the SHA of its HEAD.
+func scratchClone(ctx context.Context, r *repo, branch, at string, steps func(dir string) error) (string, error) {
+	tmp, err := os.MkdirTemp("", "ghfake-push-")
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	steps := [][]string{
-		{"init", "-q", "-b", branch},
-		{"fetch", "-q", r.bare, "refs/heads/" + branch},
-		{"reset", "-q", "--hard", "FETCH_HEAD"},
-		{"revert", "--no-edit", sha},
-	}
-	if author != "" {
-		steps = append(steps, []string{"commit", "-q", "--amend", "--no-edit", "--author", author})
-	}
-	steps = append(steps, []string{"push", "-q", r.bare, "HEAD:refs/heads/" + branch})
-	for _, s := range steps {
+	for _, s := range [][]string{{"init", "-q", "-b", branch}, {"fetch", "-q", r.bare, "refs/heads/" + branch}, {"reset", "-q", "--hard", at}} {
 		if _, err := git(ctx, tmp, s...); err != nil {
 			return "", err
 		}
 	}
-	out, err := git(ctx, tmp, "rev-parse", "HEAD")
-	if err != nil {
+	if err := steps(tmp); err != nil {
 		return "", err
 	}
-	f.mu.Lock()
-	events := f.syncRepoLocked(r)
-	f.mu.Unlock()
-	f.firePush(events)
-	return out, nil
+	return git(ctx, tmp, "rev-parse", "HEAD")
+}
+
+// RevertCommit pushes `git revert` of sha on branch, by author ("Name
+// <email>"), with git's own message ("This reverts commit <sha>.").
+func (f *Fake) RevertCommit(owner, repoName, branch, sha, author string) (string, error) {
+	return f.outsidePush(owner, repoName, func(ctx context.Context, r *repo) (string, error) {
+		return scratchClone(ctx, r, branch, "FETCH_HEAD", func(dir string) error {
+			steps := [][]string{{"revert", "--no-edit", sha}}
+			if author != "" {
+				steps = append(steps, []string{"commit", "-q", "--amend", "--no-edit", "--author", author})
+			}
+			steps = append(steps, []string{"push", "-q", r.bare, "HEAD:refs/heads/" + branch})
+			for _, s := range steps {
+				if _, err := git(ctx, dir, s...); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
 }
 
 var (
@@ -195,48 +202,27 @@ func orDefault(s, def string) string {
 // of the branch's history) by author and force-pushes the result, so the
 // commits after onto are no longer on the branch.
 func (f *Fake) ForcePushAs(owner, repoName, branch, onto string, files map[string]string, message, author string) (string, error) {
-	f.mu.Lock()
-	r := f.repos[key(owner, repoName)]
-	f.mu.Unlock()
-	if r == nil {
-		return "", fmt.Errorf("no repository %s/%s", owner, repoName)
-	}
-	ctx := context.Background()
-	tmp, err := os.MkdirTemp("", "ghfake-force-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	for _, s := range [][]string{{"init", "-q", "-b", branch}, {"fetch", "-q", r.bare, "refs/heads/" + branch}, {"reset", "-q", "--hard", onto}} {
-		if _, err := git(ctx, tmp, s...); err != nil {
-			return "", err
-		}
-	}
-	for n, content := range files {
-		p := filepath.Join(tmp, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			return "", err
-		}
-	}
-	args := []string{"commit", "-q", "--allow-empty", "-m", message}
-	if author != "" {
-		args = append(args, "--author", author)
-	}
-	for _, s := range [][]string{{"add", "-A"}, args, {"push", "-q", r.bare, "+HEAD:refs/heads/" + branch}} {
-		if _, err := git(ctx, tmp, s...); err != nil {
-			return "", err
-		}
-	}
-	sha, err := git(ctx, tmp, "rev-parse", "HEAD")
-	if err != nil {
-		return "", err
-	}
-	f.mu.Lock()
-	events := f.syncRepoLocked(r)
-	f.mu.Unlock()
-	f.firePush(events)
-	return sha, nil
+	return f.outsidePush(owner, repoName, func(ctx context.Context, r *repo) (string, error) {
+		return scratchClone(ctx, r, branch, onto, func(dir string) error {
+			for n, content := range files {
+				p := filepath.Join(dir, filepath.FromSlash(n))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					return err
+				}
+			}
+			args := []string{"commit", "-q", "--allow-empty", "-m", message}
+			if author != "" {
+				args = append(args, "--author", author)
+			}
+			for _, s := range [][]string{{"add", "-A"}, args, {"push", "-q", r.bare, "+HEAD:refs/heads/" + branch}} {
+				if _, err := git(ctx, dir, s...); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
 }

@@ -555,21 +555,9 @@ func (f *Fake) CreatePR(owner, repoName string, o PROptions) (int, error) {
 // PushCommit commits files on branch and pushes through the repository's
 // hooks (so protection and push faults apply), as an outside push would.
 func (f *Fake) PushCommit(owner, repoName, branch string, files map[string]string, message string) (string, error) {
-	f.mu.Lock()
-	r := f.repos[key(owner, repoName)]
-	f.mu.Unlock()
-	if r == nil {
-		return "", fmt.Errorf("no repository %s/%s", owner, repoName)
-	}
-	sha, err := commitFiles(context.Background(), r.bare, branch, branch, files, message)
-	if err != nil {
-		return "", err
-	}
-	f.mu.Lock()
-	events := f.syncRepoLocked(r)
-	f.mu.Unlock()
-	f.firePush(events)
-	return sha, nil
+	return f.outsidePush(owner, repoName, func(ctx context.Context, r *repo) (string, error) {
+		return commitFiles(ctx, r.bare, branch, branch, files, message)
+	})
 }
 
 // syncRepoLocked re-reads every open PR's head from the bare repository;
