@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,41 +17,6 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 )
-
-// act carries out the plan.
-func (c *prCycle) act(ctx context.Context) error {
-	if c.plan.MarkReady {
-		// IN3: a draft PR makes a push-triggered prose engine no-op. The
-		// ready_for_review event must start that engine's workflow, and an
-		// event made with GITHUB_TOKEN starts none: use the user token.
-		gh := c.gh
-		if c.trigger != nil {
-			gh = c.trigger
-		}
-		if err := gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
-			return fmt.Errorf("marking the draft PR ready for review (IN3): %w", err)
-		}
-		c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
-	}
-	c.answerRecalled(ctx)
-	switch c.plan.Action {
-	case loop.ActionTrigger:
-		c.triggerAll(ctx, c.plan.Triggers)
-	case loop.ActionWait:
-		if !c.plan.WakeAt.IsZero() {
-			c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", c.plan.WakeAt.UTC().Format(time.RFC3339), c.plan.Why))
-			if strings.HasPrefix(c.plan.Why, "B7:") {
-				c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.plan.Why)
-			}
-		}
-		return c.waitInJob(ctx)
-	case loop.ActionFix:
-		return c.fixCycle(ctx)
-	case loop.ActionHandBack:
-		return c.handBack(ctx)
-	}
-	return nil
-}
 
 // triggerAll fires each requested trigger (T1), skipping our identical
 // recent one (T5) and retrying a failure once after a delay (T6).
@@ -198,13 +164,26 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		}
 		pushed = sha
 	}
-	decided := c.replyAndResolve(ctx, cyc, table, byID, pushed != "")
-	c.st = loop.RememberWontFix(c.st, decided, c.obs.HeadSHA, c.Now())
-	c.replyBodyFindings(ctx, cyc, byID, pushed)
-	if pushed != "" {
-		c.retrigger(ctx, pushed)
-		c.dispatchCI(ctx)
+	out := loop.FixOutcome{Pushed: pushed, Findings: byID}
+	for _, r := range cyc.Results {
+		out.Results = append(out.Results, loop.FixResultRow{ID: r.ID, Outcome: fixOutcome(r.Outcome), Reply: r.Reply})
 	}
+	for _, row := range table.Rows {
+		if row.Reply != "" {
+			out.Rows = append(out.Rows, loop.TriageReply{FindingID: row.FindingID, Tier: int(row.Tier), Disagreed: row.Outcome == triage.OutcomeDisagreed, Reply: row.Reply})
+		}
+	}
+	var retrigger []loop.TriggerRequest
+	if pushed != "" {
+		retrigger = loop.RetriggerAfterPushAt(c.st, c.views, pushed, c.loopCfg, c.Now())
+	}
+	after := loop.AfterFix(c.st, out, retrigger, c.facts())
+	c.logEffects(after)
+	c.decided = nil
+	if err := c.execute(ctx, after); err != nil {
+		return err
+	}
+	c.st = loop.RememberWontFix(c.st, c.decided, c.obs.HeadSHA, c.Now())
 	return nil
 }
 
@@ -365,65 +344,31 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 	return sha, nil
 }
 
-// replyAndResolve posts replies one after another (E7) and resolves the
-// threads of fixed, outdated and disagreed findings in one request (E6);
-// Tier 3 and escalated threads stay open.
-//
-// It returns the cycle's DISAGREE decisions with the URL of the reply
-// that gave each rationale, for the won't-fix memory (WF1).
-func (c *prCycle) replyAndResolve(ctx context.Context, cyc fix.CycleResult, table triage.Table, byID map[string]loop.Finding, pushed bool) []loop.WontFixDecision {
-	var threads []string
-	var decided []loop.WontFixDecision
-	remember := func(f loop.Finding, reason string, replyID int64) {
-		d := loop.WontFixDecision{Finding: f, Reason: reason}
-		if replyID != 0 && c.obs.URL != "" {
-			d.ReplyURL = fmt.Sprintf("%s#discussion_r%d", c.obs.URL, replyID)
-		}
-		decided = append(decided, d)
-	}
-	replied := map[string]bool{}
-	for _, r := range cyc.Results {
-		f := byID[r.ID]
-		switch r.Outcome {
-		case fix.OutcomeFixed:
-			if pushed && f.ThreadID != "" {
-				threads = append(threads, f.ThreadID)
-			}
-			if pushed {
-				// DD1: every engine that flagged the defect hears it was fixed.
-				c.replySources(ctx, f, "Fixed together with "+f.ID+" (the same defect, flagged by "+strings.Join(loop.FlaggedBy(f), ", ")+").")
-				threads = append(threads, loop.SourceThreads(f)...)
-			}
-		case fix.OutcomeOutdated, fix.OutcomeDisagreed:
-			if r.Reply != "" && f.CommentID != 0 {
-				id := c.reply(ctx, f, r.Reply)
-				if r.Outcome == fix.OutcomeDisagreed {
-					remember(f, r.Reply, id)
-				}
-				replied[r.ID] = true
-				if f.ThreadID != "" {
-					threads = append(threads, f.ThreadID)
-				}
-				c.replySources(ctx, f, r.Reply)
-				threads = append(threads, loop.SourceThreads(f)...)
-			}
-		}
-	}
-	for _, row := range table.Rows {
-		f := byID[row.FindingID]
-		if row.Reply == "" || replied[row.FindingID] || f.CommentID == 0 || row.Tier == triage.Tier(3) {
+// replyAll posts the plan's replies one after another (E7); a reply that
+// keeps a rationale is remembered with its URL as a won't-fix decision
+// (WF1), in c.decided.
+func (c *prCycle) replyAll(ctx context.Context, replies []loop.Reply) {
+	for _, r := range replies {
+		id := c.reply(ctx, loop.Finding{ID: r.FindingID, CommentID: r.CommentID}, r.Body)
+		if !r.Remember {
 			continue
 		}
-		id := c.reply(ctx, f, row.Reply)
-		if row.Outcome == triage.OutcomeDisagreed {
-			remember(f, row.Reply, id)
+		d := loop.WontFixDecision{Finding: c.plannedFinding(r.FindingID), Reason: r.Body}
+		if id != 0 && c.obs.URL != "" {
+			d.ReplyURL = fmt.Sprintf("%s#discussion_r%d", c.obs.URL, id)
 		}
-		if f.ThreadID != "" {
-			threads = append(threads, f.ThreadID)
+		c.decided = append(c.decided, d)
+	}
+}
+
+// plannedFinding is the triaged finding id of this cycle's plan.
+func (c *prCycle) plannedFinding(id string) loop.Finding {
+	for _, f := range c.plan.Triage {
+		if f.ID == id {
+			return f
 		}
 	}
-	c.resolveThreads(ctx, threads)
-	return decided
+	return loop.Finding{ID: id}
 }
 
 // resolveThreads resolves threads in one request (E6); a token that may
@@ -456,25 +401,14 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 }
 
-// replyBodyFindings says once on the PR which fixed findings had no
+// listBodyFindings says once on the PR which fixed findings had no
 // thread to reply to or resolve (E6): those an engine listed only in its
-// review body (CodeRabbit's outside-diff and nitpick sections). Each
-// finding is listed in one comment only, whatever the later cycles do.
-func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, byID map[string]loop.Finding, pushed string) {
-	if pushed == "" {
-		return
-	}
-	var lines []string
-	for _, r := range cyc.Results {
-		f, ok := byID[r.ID]
-		if !ok || r.Outcome != fix.OutcomeFixed || f.ThreadID != "" || f.CommentID != 0 {
-			continue
-		}
-		st, isNew := loop.RecordNotice(c.st, "body-fixed:"+f.ID)
-		if !isNew {
-			continue
-		}
-		c.st = st
+// review body (CodeRabbit's outside-diff and nitpick sections).
+func (c *prCycle) listBodyFindings(ctx context.Context, fs []loop.BodyFinding) {
+	lines := make([]string, 0, len(fs))
+	for _, bf := range fs {
+		f := bf.Finding
+		c.st, _ = loop.RecordNotice(c.st, loop.BodyFindingNotice(f.ID))
 		where := "`" + f.Path + "`"
 		if f.Line > 0 {
 			where = fmt.Sprintf("`%s` (line %d)", f.Path, f.Line)
@@ -484,21 +418,9 @@ func (c *prCycle) replyBodyFindings(ctx context.Context, cyc fix.CycleResult, by
 		}
 		lines = append(lines, fmt.Sprintf("- %s %s: %s (`%s`)", f.Engine, where, f.Title, f.ID))
 	}
-	if len(lines) == 0 {
-		return
-	}
-	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", pushed, strings.Join(lines, "\n"))
+	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", c.res.Pushed, strings.Join(lines, "\n"))
 	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body); err != nil {
 		c.gha.Warningf("review-loop: replying to the fixed review-body findings: %v", err)
-	}
-}
-
-// replySources answers the source comments merged into f (DD1).
-func (c *prCycle) replySources(ctx context.Context, f loop.Finding, body string) {
-	for _, s := range f.Sources {
-		if s.CommentID != 0 {
-			c.reply(ctx, loop.Finding{ID: s.ID, CommentID: s.CommentID}, body)
-		}
 	}
 }
 
@@ -512,23 +434,13 @@ func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) int64 
 	return id
 }
 
-// retrigger asks every engine to review the pushed commit (T7).
-func (c *prCycle) retrigger(ctx context.Context, sha string) {
-	reqs := loop.RetriggerAfterPushAt(c.st, c.views, sha, c.loopCfg, c.Now())
-	c.triggerAll(ctx, reqs)
-}
-
-// handBack files non-blocking follow-up issues when asked (J5).
-func (c *prCycle) handBack(ctx context.Context) error {
-	if c.cfg.NonBlocking != "issue" {
-		return nil
-	}
+// fileIssues files the plan's non-blocking items as follow-up issues (J5).
+func (c *prCycle) fileIssues(ctx context.Context, ids []string) error {
 	for _, it := range c.st.NonBlocking {
-		key := "issue:" + it.ID
-		st, isNew := loop.RecordNotice(c.st, key)
-		if !isNew {
+		if !slices.Contains(ids, it.ID) {
 			continue
 		}
+		st, _ := loop.RecordNotice(c.st, loop.IssueNotice(it.ID))
 		body := fmt.Sprintf("Non-blocking review item from %s on #%d (%s).\n\n%s", it.Engine, c.number, c.obs.URL, it.Title)
 		if it.Path != "" {
 			body += fmt.Sprintf("\n\nLocation: `%s`", it.Path)

@@ -1,17 +1,11 @@
 package action
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/ghfake"
-	"github.com/review-loop/review-loop/internal/github"
-	"github.com/review-loop/review-loop/internal/loop"
-	"github.com/sethvargo/go-githubactions"
 )
 
 // coderabbitBody is a CodeRabbit review body whose one finding lives only
@@ -53,32 +47,5 @@ func TestRule_E6_FixedBodyOnlyFindingIsRepliedOnThePR(t *testing.T) {
 	}
 	if len(replies) != 1 || !strings.Contains(replies[0], "Add subtracts instead of adding.") || !strings.Contains(replies[0], "`calc/calc.go` (line 5)") || !strings.Contains(replies[0], res.PRs[0].Pushed) {
 		t.Fatalf("replies %q", replies)
-	}
-}
-
-// E6: the reply lists a body-only finding once, however often a cycle
-// reports it fixed; fixes of threaded findings are not listed.
-func TestRule_E6_BodyOnlyReplyIsPostedOncePerFinding(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t, nil)
-	gh, err := github.New(github.Options{Token: actionToken, APIURL: w.fake.URL(), GraphQLURL: w.fake.GraphQLURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &prCycle{runner: &runner{gh: gh, gha: githubactions.New(githubactions.WithWriter(io.Discard))}, owner: "octo", repo: "app", number: 1}
-	byID := map[string]loop.Finding{
-		"coderabbit-9-ab": {ID: "coderabbit-9-ab", Engine: "coderabbit", Path: "a.go", Line: 3, Title: "Body finding."},
-		"coderabbit-10":   {ID: "coderabbit-10", Engine: "coderabbit", CommentID: 10, ThreadID: "T", Path: "b.go", Line: 1, Title: "Thread finding."},
-	}
-	cyc := fix.CycleResult{Results: []fix.Result{{ID: "coderabbit-9-ab", Outcome: fix.OutcomeFixed}, {ID: "coderabbit-10", Outcome: fix.OutcomeFixed}}}
-	c.replyBodyFindings(context.Background(), cyc, byID, "")
-	c.replyBodyFindings(context.Background(), cyc, byID, "abc123")
-	c.replyBodyFindings(context.Background(), cyc, byID, "def456")
-	var got []string
-	for _, ic := range w.fake.PR("octo", "app", 1).Comments {
-		got = append(got, ic.Body)
-	}
-	if len(got) != 1 || !strings.Contains(got[0], "Body finding.") || strings.Contains(got[0], "Thread finding.") || !strings.Contains(got[0], "abc123") {
-		t.Fatalf("comments %q, want one listing the body finding, after the first push", got)
 	}
 }

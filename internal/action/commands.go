@@ -60,6 +60,9 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 			for _, f := range pr.Plan.Triage {
 				fmt.Fprintf(env.Stdout, "  would triage %s (%s:%d)\n", f.ID, f.Path, f.Line)
 			}
+			for i, e := range pr.Effects {
+				fmt.Fprintf(env.Stdout, "  %d. %s\n", i+1, e)
+			}
 		}
 	}
 	return nil

@@ -46,14 +46,13 @@ type prCycle struct {
 	// gitBaseline is the checkout's git config and hooks before any
 	// command of this cycle ran; every push is checked against it (TB2).
 	gitBaseline *git.Snapshot
-	// finished is set once the outputs and job summary are written (H9).
-	finished bool
-	// lost says why a loop's state could not be found or read (SC3).
-	lost string
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
 	// rateRead is set once this cycle asked for the REST budget (B7).
 	rateRead bool
+	// decided are the won't-fix decisions the fix's replies gave, with
+	// each reply's URL (WF1), remembered once the replies are posted.
+	decided []loop.WontFixDecision
 	// pushesRead and pushHistory: the commits pushed since the last
 	// look, read once per cycle (CV4, CV5).
 	pushesRead  bool
@@ -73,124 +72,129 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	c.claim = fmt.Sprintf("%d-%d-%d", r.cfg.RunID, number, c.started.UnixNano())
 	r.gha.Group(fmt.Sprintf("review-loop: PR #%d", number))
 	defer r.gha.EndGroup()
-	err := c.start(ctx)
-	if errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale) {
+	report, err := c.start(ctx)
+	switch {
+	case errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale):
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
-	}
-	if err != nil && !errors.Is(err, ErrCrashed) && !c.finished {
+	case errors.Is(err, ErrCrashed):
+	case err != nil:
 		c.finishError(err)
+	case report:
+		c.finish()
 	}
 	return c.res, err
 }
 
-func (c *prCycle) run(ctx context.Context) error {
+// run is one cycle: observe, load the state, plan, execute, save. report
+// says whether the cycle ends with its outputs and job summary (H9): a
+// cycle that does not concern this PR sets none.
+func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 	if err := c.observe(ctx); err != nil {
-		return err
+		return false, err
 	}
 	if why, err := c.adoptObservedConfig(c.obs); err != nil || why != "" {
 		if why != "" {
 			c.res.Skipped = why
 			c.gha.Noticef("review-loop: nothing to do: %s", why)
 		}
-		return err
+		return false, err
 	}
-	if err := c.load(ctx); err != nil {
-		return err
+	lost, err := c.load(ctx)
+	if err != nil {
+		return false, err
 	}
-	if err := c.failClosed(); err != nil {
-		return err
+	if err := c.failClosed(lost); err != nil {
+		return false, err
 	}
-	if c.wake.Kind == event.KindSweep && c.st.Status != state.StatusActive {
-		c.res.Skipped = "no live loop on this PR"
-		c.markLive(ctx) // a finished loop still marked live is unmarked
-		return nil
-	}
-	if c.wake.Kind != event.KindCommand && c.st.Status == "" && !loop.MayStartLoop(loop.StartPolicy(c.cfg.StartOn), c.askedToStart()) {
-		c.res.Skipped = "no loop on this PR, and start-on is command: `" + c.cfg.TriggerPhrase + " start`, the `" +
-			event.StartLabel + "` label or a workflow_dispatch starts one"
-		c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
-		return nil
+	if skip, effects := loop.Admit(c.st, c.wakeFacts(), c.facts()); skip != "" {
+		c.res.Skipped = skip
+		if len(effects) == 0 {
+			c.gha.Noticef("review-loop: PR #%d: %s", c.number, skip)
+		}
+		return false, c.executeWrites(ctx, effects)
 	}
 	if c.wake.Kind == event.KindCommand {
-		done, err := c.command(ctx)
-		if done || err != nil {
-			return err
+		end, err := c.command(ctx)
+		if err != nil || end != loop.CommandDecides {
+			return end != loop.CommandDenied, err
 		}
 	}
 	if c.obs.State != "OPEN" && c.st.Status == "" {
-		return fmt.Errorf("PR #%d is not OPEN — current state: %s", c.number, c.obs.State)
+		return false, fmt.Errorf("PR #%d is not OPEN — current state: %s", c.number, c.obs.State)
 	}
 	if err := c.selectEngines(ctx); err != nil {
-		return err
+		return false, err
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	before := c.st
 	judges, err := c.decide(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
-	c.logPlan()
+	cyc := loop.PlanCycle(c.plan, c.st, c.facts())
+	c.res.Effects = cyc.Effects
+	c.logPlan(cyc.Effects)
 	switch {
 	case c.cfg.Mode == ModePrepare:
-		return c.prepare(ctx, judges)
+		return true, c.prepare(ctx, judges, cyc)
 	case c.prepared != nil:
-		if err := c.checkPrepared(); err != nil {
-			return err
+		if err := c.checkPrepared(cyc); err != nil {
+			return false, err
 		}
 	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
-		c.dryRun()
-		return nil
+		c.res.DryRun = c.dryRunPlan(cyc)
+		return true, nil
 	}
-	if c.plan.Action == loop.ActionNone && c.wake.Kind != event.KindCommand {
-		c.res.Skipped = "the loop for this PR is finished; only `" + c.cfg.TriggerPhrase + " start` restarts it"
+	switch {
+	case cyc.Skip != "":
+		c.res.Skipped = cyc.Skip + "; only `" + c.cfg.TriggerPhrase + " start` restarts it"
 		c.st = before
-		c.markLive(ctx) // a finished loop left marked live is unmarked
-		c.finish()      // H9: a wake on a finished loop still sets every output
-		return nil
-	}
-	// A cycle that acts claims the status comment first: the write fails if
-	// another run changed the comment since we read it. A cycle that only
-	// records a wait or a hand-back writes once, unchecked: an idle wake
-	// costs one read and one write.
-	acts := c.acts()
-	if !acts && c.wake.Kind != event.KindCommand && c.unchanged() {
+		return true, c.execute(ctx, cyc.Effects)
+	case cyc.Idle:
 		// C2: an idle wake (nothing new, nothing to do) writes nothing:
 		// the status comment already says what it would say.
 		c.st = before
 		c.res.Unchanged = true
-		c.finish()
-		return nil
+		return true, nil
 	}
-	if acts {
-		if err := c.save(ctx); err != nil {
-			return err
-		}
-	}
+	claimed := len(cyc.Effects) > 0 && cyc.Effects[0].Kind == loop.EffectClaim
+	actErr := c.execute(ctx, cyc.Effects)
 	if c.readOnly {
-		c.finish()
-		return nil
+		return true, nil
 	}
-	actErr := c.act(ctx)
 	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) || errors.Is(actErr, errPreparedStale) {
-		return actErr
+		return false, actErr
 	}
 	if actErr != nil {
 		c.st = loop.RecordError(c.st, c.publicError(actErr), false, c.Now())
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
-	if err := c.write(ctx, acts); err != nil {
-		return errors.Join(actErr, err)
+	acted := c.plan.Action == loop.ActionTrigger || c.res.Pushed != ""
+	if err := c.execute(ctx, loop.Closing(c.st, c.facts(), claimed, acted)); err != nil {
+		return false, errors.Join(actErr, err)
 	}
-	c.markLive(ctx)
-	c.chain(ctx)
-	c.finish()
-	return actErr
+	return true, actErr
+}
+
+// executeWrites carries out effects unless the run writes nothing: a dry
+// run, or hardened mode's prepare job.
+func (c *prCycle) executeWrites(ctx context.Context, effects []loop.Effect) error {
+	if c.cfg.DryRun || c.cfg.Mode == ModePrepare {
+		return nil
+	}
+	return c.execute(ctx, effects)
+}
+
+// wakeFacts are what loop.Admit needs of the wake.
+func (c *prCycle) wakeFacts() loop.WakeFacts {
+	return loop.WakeFacts{Sweep: c.wake.Kind == event.KindSweep, Command: c.wake.Kind == event.KindCommand,
+		Asked: c.askedToStart(), Policy: loop.StartPolicy(c.cfg.StartOn), Phrase: c.cfg.TriggerPhrase}
 }
 
 // decide judges the prose verdicts and decides on the observed engines
@@ -221,20 +225,6 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 	return judges, nil
 }
 
-// acts reports whether the plan writes to GitHub beyond the status
-// comment (or may, after an in-job wait).
-func (c *prCycle) acts() bool {
-	switch {
-	case c.plan.MarkReady, c.plan.Action == loop.ActionTrigger, c.plan.Action == loop.ActionFix, loop.RecallsToAnswer(c.plan):
-		return true
-	case c.plan.Action == loop.ActionWait:
-		return c.cfg.InJobWait > 0
-	case c.plan.Action == loop.ActionHandBack:
-		return c.cfg.NonBlocking == "issue" && len(c.st.NonBlocking) > 0
-	}
-	return false
-}
-
 // observe reads the PR in one query (plus pages).
 func (c *prCycle) observe(ctx context.Context) error {
 	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
@@ -255,7 +245,7 @@ func (c *prCycle) observe(ctx context.Context) error {
 // observation could not read every issue comment and no state was found
 // in those it read, the cycle fails closed: only `reset` starts over, in
 // our own comment when there is one.
-func (c *prCycle) load(ctx context.Context) error {
+func (c *prCycle) load(ctx context.Context) (lost string, err error) {
 	c.st = state.New()
 	comments := slices.Clone(c.obs.IssueComments)
 	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
@@ -285,7 +275,7 @@ func (c *prCycle) load(ctx context.Context) error {
 		// the cycle fails closed and only reset goes on.
 		owner, why, oerr := c.owned(ctx, ic, st, err == nil)
 		if oerr != nil {
-			return oerr
+			return "", oerr
 		}
 		if err == nil && why != "" {
 			msg := fmt.Sprintf("comment %d carries a review-loop state under review-loop's identity but is not adopted: %s; another workflow of the repository may have written it (SC4)", ic.DatabaseID, why)
@@ -298,33 +288,33 @@ func (c *prCycle) load(ctx context.Context) error {
 		}
 		var newer *state.NewerVersionError
 		if errors.As(err, &newer) {
-			return fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
+			return "", fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
 		}
 		c.comment = ic
 		if err != nil {
-			c.lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
+			lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
 			continue
 		}
 		c.st = st
 	}
 	if c.comment == nil && !c.obs.IssueCommentsComplete {
-		c.lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
+		lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
 	}
-	return nil
+	return lost, nil
 }
 
 // failClosed is rule SC3: a loop whose state is lost or unreadable is
 // never silently replaced by a new one. Only `reset` goes on; everything
 // else stops here, writing nothing, with an error naming the way out.
-func (c *prCycle) failClosed() error {
-	if c.lost == "" {
+func (c *prCycle) failClosed(lost string) error {
+	if lost == "" {
 		return nil
 	}
 	if c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset {
-		c.notices = append(c.notices, "reset: "+c.lost+"; a new loop starts")
+		c.notices = append(c.notices, "reset: "+lost+"; a new loop starts")
 		return nil
 	}
-	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, c.lost, c.cfg.TriggerPhrase)
+	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, lost, c.cfg.TriggerPhrase)
 }
 
 func sameLogin(a, b string) bool {
@@ -332,68 +322,63 @@ func sameLogin(a, b string) bool {
 	return a != "" && norm(a) == norm(b)
 }
 
-// command applies a maintainer command; done means the cycle ends here.
-func (c *prCycle) command(ctx context.Context) (bool, error) {
+// command carries out a maintainer command's part of the cycle
+// (loop.PlanCycle's counterpart for commands, loop.PlanCommand) and says
+// how the cycle goes on.
+func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	cmd := c.wake.Command
 	if cmd == nil {
-		return true, nil
+		return loop.CommandDenied, nil
 	}
-	if why := c.refuseWithoutWrite(ctx, string(cmd.Kind)); why != "" {
-		c.gha.Warningf("review-loop: %s", why)
-		c.react(ctx, "confused")
-		return true, nil
-	}
-	c.react(ctx, "eyes")
-	now := c.Now()
-	switch cmd.Kind {
-	case event.CommandStatus:
-		if c.st.Status == "" {
-			c.notices = append(c.notices, "no loop has run on this PR yet; `"+c.cfg.TriggerPhrase+" start` starts one")
+	denied := c.refuseWithoutWrite(ctx, string(cmd.Kind))
+	failed := ""
+	st := c.st
+	switch {
+	case denied != "":
+	case cmd.Kind == event.CommandUnknown:
+		failed = cmd.Message
+	case cmd.Kind == event.CommandStatus || cmd.Kind == event.CommandResolveStale:
+	default:
+		lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}
+		if cmd.Kind == event.CommandApprove {
+			lc.Known = c.knownFindings()
 		}
-		c.acknowledge(ctx)
-		return true, c.reportOnly(ctx)
-	case event.CommandResolveStale:
+		var err error
+		if st, err = loop.ApplyCommand(c.st, lc); err != nil {
+			failed = err.Error()
+			break
+		}
+		if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
+			names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
+			if err != nil {
+				failed = "start: " + err.Error()
+				break
+			}
+			st.Engines = names
+		}
+	}
+	p := loop.PlanCommand(string(cmd.Kind), st, denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
+	if failed != "" {
+		c.gha.Warningf("review-loop: %s", failed)
+	} else {
+		c.st = st
+	}
+	c.notices = append(c.notices, p.Notices...)
+	if cmd.Kind == event.CommandResolveStale && p.End == loop.CommandReports {
 		c.selectEnginesQuiet()
 		c.observeEngines()
-		c.resolveStale(ctx)
-		c.acknowledge(ctx)
-		return true, c.reportOnly(ctx)
-	case event.CommandUnknown:
-		c.gha.Warningf("review-loop: %s", cmd.Message)
-		c.refuse(ctx, cmd.Message)
-		c.finishUnchanged()
-		return true, nil
 	}
-	lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: now}
-	if cmd.Kind == event.CommandApprove {
-		lc.Known = c.knownFindings()
+	c.logEffects(p.Effects)
+	if err := c.executeWrites(ctx, p.Effects); err != nil {
+		return p.End, err
 	}
-	st, err := loop.ApplyCommand(c.st, lc)
-	if err != nil {
-		c.gha.Warningf("review-loop: %v", err)
-		c.refuse(ctx, err.Error())
-		c.finishUnchanged()
-		return true, nil
+	switch p.End {
+	case loop.CommandReports:
+		return p.End, c.reportOnly(ctx)
+	case loop.CommandRefused:
+		c.statusOnly()
 	}
-	if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
-		names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
-		if err != nil {
-			c.gha.Warningf("review-loop: start: %v", err)
-			c.refuse(ctx, "start: "+err.Error())
-			c.finishUnchanged()
-			return true, nil
-		}
-		st.Engines = names
-	}
-	c.st = st
-	c.acknowledge(ctx)
-	switch cmd.Kind {
-	case event.CommandStop, event.CommandApprove, event.CommandSkip:
-		if cmd.Kind == event.CommandStop || c.st.Status != state.StatusActive {
-			return true, c.reportOnly(ctx)
-		}
-	}
-	return false, nil
+	return p.End, nil
 }
 
 // reportOnly refreshes the status comment without deciding or acting
@@ -404,12 +389,9 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
-	if err := c.save(ctx); err != nil {
-		return err
-	}
-	c.markLive(ctx)
-	c.finish()
-	return nil
+	effects := loop.ReportOnly(c.st, c.facts())
+	c.logEffects(effects)
+	return c.executeWrites(ctx, effects)
 }
 
 // resolveStale resolves, in one request, the open threads of engine
@@ -573,12 +555,22 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 	return o
 }
 
-func (c *prCycle) logPlan() {
+// logPlan prints the decision: per engine the two lines of S4, then the
+// effects the cycle will carry out, one per line with its rule.
+func (c *prCycle) logPlan(effects []loop.Effect) {
 	c.Log.Info("decided", "pr", c.number, "action", c.plan.Action, "why", c.plan.Why, "reason", c.plan.EndReason)
 	for _, e := range c.plan.Engines {
 		// S4: two lines per engine, never collapsed.
 		fmt.Fprintf(c.Out, "%s: review %s%s\n", e.Engine, e.State, markSuffix(e))
 		fmt.Fprintf(c.Out, "%s: %d active finding(s)%s\n", e.Engine, len(e.Active), idList(e.Active))
+	}
+	c.logEffects(effects)
+}
+
+// logEffects logs the effects a cycle plans, in order.
+func (c *prCycle) logEffects(effects []loop.Effect) {
+	for i, e := range effects {
+		c.Log.Info("plan", "pr", c.number, "step", i+1, "effect", e.String())
 	}
 }
 

@@ -10,20 +10,10 @@ import (
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
-// dryRun ends a dry-run cycle: nothing is written to GitHub, and the
-// outputs and job summary report the plan it would carry out (H9).
-func (c *prCycle) dryRun() {
-	c.finish()
-	c.res.DryRun = c.dryRunPlan()
-	if c.Getenv("GITHUB_STEP_SUMMARY") != "" {
-		c.gha.AddStepSummary(c.res.DryRun)
-	}
-}
-
 // dryRunPlan is the plan a dry run would carry out, in the words of the
 // job summary: what gets triggered, waited for, triaged and fixed, which
 // threads a kept fix would resolve, and whether the loop hands back.
-func (c *prCycle) dryRunPlan() string {
+func (c *prCycle) dryRunPlan(cyc loop.Cycle) string {
 	p := c.plan
 	var b strings.Builder
 	b.WriteString("#### Dry run: what this cycle would do\n\n")
@@ -56,6 +46,10 @@ func (c *prCycle) dryRunPlan() string {
 	}
 	if p.Action == loop.ActionHandBack {
 		fmt.Fprintf(&b, "- would hand back: end reason `%s`\n", p.EndReason)
+	}
+	if len(cyc.Effects) > 0 {
+		b.WriteString("\nThe plan, effect by effect:\n\n")
+		b.WriteString(loop.FormatEffects(cyc.Effects))
 	}
 	return b.String()
 }

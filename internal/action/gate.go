@@ -190,22 +190,12 @@ func (c *prCycle) ledgerTriggers(results []loop.TriggerResult) {
 	}
 }
 
-// dispatchCI runs the repository's CI on the loop's own commit (CI1): a
-// push made with GITHUB_TOKEN starts no workflow, so the required checks
-// would never run on it. Each `ci-workflows` file is dispatched on the PR
-// head branch; a workflow GitHub refuses to dispatch (no
-// workflow_dispatch trigger) is reported once and not asked again. With a
-// push token the push itself starts the workflows and nothing is
-// dispatched.
-func (c *prCycle) dispatchCI(ctx context.Context) {
-	if len(c.cfg.CIWorkflows) == 0 || c.cfg.PushToken != c.cfg.GitHubToken || c.obs.HeadRef == "" {
-		return
-	}
-	for _, f := range c.cfg.CIWorkflows {
-		key := "ci-setup:" + f
-		if c.st.HasNotice(key) {
-			continue
-		}
+// dispatchCI runs the repository's CI on the loop's own commit (CI1):
+// each planned workflow is dispatched on the PR head branch; one GitHub
+// refuses to dispatch (no workflow_dispatch trigger) is reported once and
+// not asked again (loop.CINotice).
+func (c *prCycle) dispatchCI(ctx context.Context, files []string) {
+	for _, f := range files {
 		err := c.gh.DispatchWorkflow(ctx, c.owner, c.repo, f, c.obs.HeadRef, nil)
 		if err == nil {
 			c.res.CIDispatched = append(c.res.CIDispatched, f)
@@ -219,7 +209,7 @@ func (c *prCycle) dispatchCI(ctx context.Context) {
 		if github.IsPermission(err) {
 			msg += "; the workflow needs `actions: write`"
 		}
-		st, isNew := loop.RecordNotice(c.st, key)
+		st, isNew := loop.RecordNotice(c.st, loop.CINotice(f))
 		c.st = st
 		if isNew {
 			c.gha.Warningf("review-loop: %s", msg)

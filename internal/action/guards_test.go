@@ -1,20 +1,11 @@
 package action
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/sethvargo/go-githubactions"
-
-	"github.com/review-loop/review-loop/internal/fix"
-	"github.com/review-loop/review-loop/internal/ghfake"
-	"github.com/review-loop/review-loop/internal/github"
-	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
-	"github.com/review-loop/review-loop/internal/triage"
 )
 
 // bugbotTriggers counts the `bugbot run` comments on PR #1.
@@ -76,63 +67,4 @@ func TestRule_T5_OurIdenticalRecentTriggerIsNotPostedAgain(t *testing.T) {
 			t.Errorf("%d `bugbot run` comments on the PR, want 2 (a stale one and a new trigger)", n)
 		}
 	})
-}
-
-// TestRule_E6_Tier3ThreadsStayOpen: a Tier 3 row (it touches
-// .github/workflows/) is escalated even when it carries a reply: the
-// cycle neither replies to it nor resolves its thread, while the fixed
-// finding's thread is resolved.
-func TestRule_E6_Tier3ThreadsStayOpen(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t, nil)
-	head := w.fake.HeadSHA("octo", "app", 1)
-	rid, err := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview", CommitSHA: head})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixedID, fixedThread, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head, Body: "Add subtracts."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wfID, wfThread, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: ".github/workflows/ci.yml", Line: 3, CommitSHA: head, Body: "Pin this action by SHA."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	findings := []loop.Finding{
-		{ID: "copilot-fixed", Engine: "copilot", CommentID: fixedID, ThreadID: fixedThread, Path: "calc/calc.go", Line: 5, Title: "Add subtracts"},
-		{ID: "copilot-wf", Engine: "copilot", CommentID: wfID, ThreadID: wfThread, Path: ".github/workflows/ci.yml", Line: 3, Title: "Pin this action by SHA"},
-	}
-	// Triage escalates the workflow finding; a Tier 3 row may still carry
-	// a reply (an outdated escalation in Copilot-only mode): it must not
-	// be posted, nor the thread resolved.
-	table := triage.Table{Rows: []triage.Row{{FindingID: "copilot-wf", Engine: "copilot", CommentID: wfID, Tier: triage.Tier3,
-		Outcome: triage.OutcomeEscalated, Reason: "touches .github/workflows/", Verdict: triage.VerdictOutdated, Reply: "Outdated: the code changed since."}}}
-	client, err := github.New(github.Options{Token: actionToken, APIURL: w.fake.URL(), GraphQLURL: w.fake.GraphQLURL(), RetryBackoff: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	c := &prCycle{runner: &runner{gh: client, gha: githubactions.New(githubactions.WithWriter(&out))}, owner: "octo", repo: "app", number: 1}
-	byID := map[string]loop.Finding{}
-	for _, f := range findings {
-		byID[f.ID] = f
-	}
-	cyc := fix.CycleResult{Results: []fix.Result{{ID: "copilot-fixed", Outcome: fix.OutcomeFixed}}}
-	c.replyAndResolve(context.Background(), cyc, table, byID, true)
-
-	for _, th := range w.fake.PR("octo", "app", 1).Threads {
-		switch th.NodeID {
-		case fixedThread:
-			if !th.Resolved {
-				t.Errorf("the fixed finding's thread is open")
-			}
-		case wfThread:
-			if th.Resolved {
-				t.Errorf("the Tier 3 thread was resolved (E6: Tier 3 threads stay open)")
-			}
-			if len(th.Comments) != 1 {
-				t.Errorf("the Tier 3 thread got a reply: %d comments", len(th.Comments))
-			}
-		}
-	}
 }

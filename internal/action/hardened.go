@@ -58,7 +58,7 @@ func (c *prCycle) loadPrepared() (found bool, err error) {
 
 // checkPrepared compares the publish job's own decision with the prepare
 // job's: same head, same action.
-func (c *prCycle) checkPrepared() error {
+func (c *prCycle) checkPrepared(cyc loop.Cycle) error {
 	p := c.prepared
 	if p.HeadSHA != c.obs.HeadSHA {
 		return fmt.Errorf("%w: prepared for head %s, the PR head is %s", errPreparedStale, shortSHA(p.HeadSHA), shortSHA(c.obs.HeadSHA))
@@ -66,7 +66,22 @@ func (c *prCycle) checkPrepared() error {
 	if loop.Action(p.Action) != c.plan.Action {
 		return fmt.Errorf("%w: prepared a %s, this run decides %s", errPreparedStale, p.Action, c.plan.Action)
 	}
+	if p.Effects != nil && !slices.Equal(p.Effects, effectKinds(cyc.Effects)) {
+		return fmt.Errorf("%w: prepared the effects %s, this run plans %s", errPreparedStale,
+			report.Plain(strings.Join(p.Effects, ", "), maxPreparedText), strings.Join(effectKinds(cyc.Effects), ", "))
+	}
 	return nil
+}
+
+// effectKinds are the kinds of a plan's effects, in order: what the
+// prepare job writes down of the plan and the publish job compares with
+// its own (it trusts nothing else the prepare job says of it, TB10).
+func effectKinds(es []loop.Effect) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e.Kind)
+	}
+	return out
 }
 
 // fixTodo triages the plan's findings: the table, the findings by id, the
@@ -104,13 +119,15 @@ func (c *prCycle) fixes(ctx context.Context, todo []loop.Finding, directions map
 	return c.runFixes(ctx, todo, directions)
 }
 
-// prepare is the prepare job's end of a cycle: it runs the fix pipeline
-// when the plan is a fix, and writes the decisions and the patch for the
-// publish job. Nothing is written to GitHub.
-func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResult) error {
-	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges}
+// prepare is the prepare job's end of a cycle: it carries out the plan's
+// one local effect, the fix (the fix pipeline runs the repository's
+// commands), and writes the plan and the patch down for the publish job,
+// which carries out the rest. Nothing is written to GitHub.
+func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResult, cyc loop.Cycle) error {
+	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges,
+		Effects: effectKinds(cyc.Effects)}
 	var patch []byte
-	if c.plan.Action == loop.ActionFix {
+	if slices.ContainsFunc(cyc.Effects, func(e loop.Effect) bool { return e.Kind == loop.EffectFix }) {
 		_, _, todo, approvals := c.fixTodo(ctx)
 		f := &prepared.Fix{}
 		if len(todo) > 0 && !c.obs.IsFork {
@@ -132,7 +149,6 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		return err
 	}
 	c.gha.Noticef("review-loop: PR #%d: prepared a %s (%d patch bytes) in %s for the publish job", c.number, c.plan.Action, len(patch), dir)
-	c.finish()
 	return nil
 }
 
@@ -223,19 +239,19 @@ func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.C
 
 // start runs the cycle in its mode: the prepare job writes nothing to
 // GitHub; the publish job needs the prepare job's artifact for the PR.
-func (c *prCycle) start(ctx context.Context) error {
+func (c *prCycle) start(ctx context.Context) (report bool, err error) {
 	switch c.cfg.Mode {
 	case ModePrepare:
 		c.readOnly = true
 	case ModePublish:
 		found, err := c.loadPrepared()
 		if err != nil {
-			return err
+			return false, err
 		}
 		if !found {
 			c.res.Skipped = "the prepare job prepared no cycle for this PR"
 			c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
-			return nil
+			return false, nil
 		}
 	}
 	return c.run(ctx)

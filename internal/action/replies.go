@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -11,31 +10,23 @@ import (
 // acknowledge marks a command carried out with 👍 (the 👀 came first).
 func (c *prCycle) acknowledge(ctx context.Context) { c.react(ctx, "+1") }
 
-// refuse answers a command that was not carried out: 😕 on the comment
-// and a one-line reply on the PR saying why, so the maintainer does not
-// have to read the job log. Failures only log.
-func (c *prCycle) refuse(ctx context.Context, why string) {
-	c.react(ctx, "confused")
-	if c.cfg.DryRun || c.readOnly {
-		return
-	}
-	line := strings.Join(strings.Fields(why), " ")
-	if c.wake.Actor != "" {
-		line = "@" + c.wake.Actor + " " + line
-	}
+// refuse answers a command that was not carried out with a one-line
+// reply on the PR saying why, so the maintainer does not have to read the
+// job log. Failures only log.
+func (c *prCycle) refuse(ctx context.Context, line string) {
 	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line); err != nil {
 		c.Log.Warn("replying to a refused command", "comment", c.wake.CommentID, "err", err)
 	}
 }
 
-// finishUnchanged ends a cycle that changed nothing (a refused command):
-// the outputs and the job summary still report the loop as it stands (H9).
-func (c *prCycle) finishUnchanged() {
+// statusOnly reports the loop as it stands, deciding nothing: the plan of
+// a cycle that changed nothing (a refused command), for its outputs and
+// job summary (H9).
+func (c *prCycle) statusOnly() {
 	c.selectEnginesQuiet()
 	c.observeEngines()
 	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
-	c.finish()
 }
 
 // knownFindings are the active findings the selected engines show on the

@@ -96,6 +96,9 @@ type PRResult struct {
 	TestFindings []string
 	// DryRun is a dry run's plan in the words of the job summary.
 	DryRun string
+	// Effects are the decided cycle's effects, in order (loop.PlanCycle);
+	// the effects that follow a fix are planned once it is done.
+	Effects []loop.Effect
 }
 
 func (d *Deps) defaults() {

@@ -193,7 +193,6 @@ func (c *prCycle) degradeReadOnly(err error) error {
 
 // finish sets the outputs and writes the job summary and JSON report.
 func (c *prCycle) finish() {
-	c.finished = true
 	in := c.reportInput()
 	c.res.State = c.st
 	out := report.Outputs(in)
@@ -213,6 +212,9 @@ func (c *prCycle) finish() {
 	}
 	if c.Getenv("GITHUB_STEP_SUMMARY") != "" {
 		c.gha.AddStepSummary(report.JobSummary(in))
+		if c.res.DryRun != "" {
+			c.gha.AddStepSummary(c.res.DryRun)
+		}
 	}
 	if c.plan.Action == loop.ActionHandBack {
 		c.gha.Noticef("review-loop: PR #%d handed back: %s", c.number, strings.TrimSpace(report.FollowUp(c.plan.EndReason)))
@@ -242,17 +244,11 @@ func workflowFile(ref string) string {
 	return ""
 }
 
-// chain re-dispatches this workflow after the cycle's own trigger or push
-// (W5): comments and pushes made with GITHUB_TOKEN start no workflow.
-func (c *prCycle) chain(ctx context.Context) {
-	acted := c.plan.Action == loop.ActionTrigger || c.res.Pushed != ""
-	if !acted || c.st.Status != state.StatusActive {
-		return
-	}
+// redispatch dispatches this workflow again for the PR (W5): comments and
+// pushes made with GITHUB_TOKEN start no workflow. A workflow that cannot
+// be dispatched is reported once, and the notice saved.
+func (c *prCycle) redispatch(ctx context.Context) {
 	file := workflowFile(c.cfg.WorkflowRef)
-	if file == "" {
-		return
-	}
 	err := c.gh.DispatchWorkflow(ctx, c.owner, c.repo, file, c.obs.DefaultBranch, map[string]any{"pr": strconv.Itoa(c.number)})
 	if err == nil {
 		c.res.Dispatched = true

@@ -9,22 +9,13 @@ import (
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
-// LiveLabel marks a PR whose loop is live. The scheduled sweep finds the
-// loops it must advance by this label alone, in one GraphQL request per
-// 100 live loops, so its cost does not grow with the number of open PRs.
-//
-// It is not StartLabel ("review-loop"): that one is a person's request for
-// a loop under `start-on: command` and stays theirs to add or remove; this
-// one is the loop's own index, added while the loop runs and removed when
-// it hands back or stops. A label was chosen over searching for the status
-// comment's marker because the search API does not index HTML comments
-// and costs a request of its own per page; a label is read with the
-// observation (no extra request), and a human removing it is undone: every
-// cycle of a live loop that finds it missing adds it again.
-const LiveLabel = "review-loop:live"
+// LiveLabel marks a PR whose loop is live (loop.LiveLabel, SW1). A label
+// was chosen over searching for the status comment's marker because the
+// search API does not index HTML comments and costs a request of its own
+// per page; a label is read with the observation (no extra request).
+const LiveLabel = loop.LiveLabel
 
 // livePRs is the sweep's read: the open PRs carrying LiveLabel, oldest
 // first, and the default branch to dispatch on.
@@ -76,26 +67,16 @@ func (r *runner) inlineCap(prs []int) []int {
 	return prs
 }
 
-// markLive keeps LiveLabel in step with the loop: present while it is
-// active (added again when a human removed it), gone once it handed back
-// or stopped. It costs a request only when the label must change; a
-// failure is logged, never the cycle's error.
-func (c *prCycle) markLive(ctx context.Context) {
-	if c.readOnly || c.cfg.DryRun || c.obs == nil || c.cfg.Mode == ModePrepare {
-		return
-	}
-	has := slices.ContainsFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
-	live := c.st.Status == state.StatusActive
+// label adds or removes LiveLabel as the plan says (SW1); a failure is
+// logged, never the cycle's error.
+func (c *prCycle) label(ctx context.Context, add bool) {
 	var err error
-	switch {
-	case live && !has:
-		err = c.gh.AddLabel(ctx, c.owner, c.repo, c.number, LiveLabel)
-		if err == nil {
+	if add {
+		if err = c.gh.AddLabel(ctx, c.owner, c.repo, c.number, LiveLabel); err == nil {
 			c.obs.Labels = append(c.obs.Labels, LiveLabel)
 		}
-	case !live && has && c.st.Status != "":
-		err = c.gh.RemoveLabel(ctx, c.owner, c.repo, c.number, LiveLabel)
-		if err == nil {
+	} else {
+		if err = c.gh.RemoveLabel(ctx, c.owner, c.repo, c.number, LiveLabel); err == nil {
 			c.obs.Labels = slices.DeleteFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
 		}
 	}

@@ -38,12 +38,13 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 		if _, err := c.decide(ctx); err != nil {
 			return err
 		}
-		c.logPlan()
+		effects := loop.ActionEffects(c.plan, c.st, c.facts())
+		c.logPlan(effects)
 		if c.plan.Action == loop.ActionWait {
 			before = c.fingerprint()
 			continue
 		}
-		return c.act(ctx)
+		return c.execute(ctx, effects)
 	}
 	return nil
 }

@@ -51,6 +51,10 @@ type Decisions struct {
 	Judges map[string]loop.JudgeResult `json:"judges,omitempty"`
 	// Fix is the fix cycle's outcome; nil when the plan is not a fix.
 	Fix *Fix `json:"fix,omitempty"`
+	// Effects are the kinds of the plan's effects (loop.Effect), in
+	// order: the publish job plans its own and refuses to go on when they
+	// differ.
+	Effects []string `json:"effects"`
 }
 
 // Fix is a prepared fix cycle.

@@ -1,0 +1,116 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// This file carries out a cycle's effects (loop.Effect), one after
+// another, in the order the plan gives them. It decides nothing: what to
+// write, to whom and with which rule is in the plan. An effect whose
+// result changes what follows goes back through the core (loop.AfterFix,
+// loop.Closing). A write GitHub refuses for permission makes the run
+// report-only (degradeReadOnly): the effects after it are not carried out.
+
+// execute carries out effects in order and stops at the first error.
+func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
+	for _, e := range effects {
+		if c.readOnly {
+			return nil
+		}
+		c.Log.Info("effect", "pr", c.number, "do", e.String())
+		if err := c.do(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// do carries out one effect.
+func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
+	switch e.Kind {
+	case loop.EffectReact:
+		if e.Reaction == "confused" && e.Why != "" {
+			c.gha.Warningf("review-loop: %s", e.Why)
+		}
+		c.react(ctx, e.Reaction)
+	case loop.EffectRefuse:
+		c.refuse(ctx, e.Text)
+	case loop.EffectResolveStale:
+		c.resolveStale(ctx)
+	case loop.EffectClaim:
+		return c.write(ctx, true)
+	case loop.EffectSave:
+		return c.write(ctx, e.Checked)
+	case loop.EffectMarkReady:
+		return c.markReady(ctx)
+	case loop.EffectAnswerRecalls:
+		c.answerRecalled(ctx)
+	case loop.EffectTrigger:
+		c.triggerAll(ctx, e.Triggers)
+	case loop.EffectNoteWake:
+		c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", e.WakeAt.UTC().Format(time.RFC3339), e.Why))
+		if e.Rule == "B7" {
+			c.gha.Noticef("review-loop: PR #%d: %s", c.number, e.Why)
+		}
+	case loop.EffectWait:
+		return c.waitInJob(ctx)
+	case loop.EffectFix:
+		return c.fixCycle(ctx)
+	case loop.EffectReply:
+		c.replyAll(ctx, e.Replies)
+	case loop.EffectResolve:
+		c.resolveThreads(ctx, e.Threads)
+	case loop.EffectBodyFindings:
+		c.listBodyFindings(ctx, e.Lines)
+	case loop.EffectDispatchCI:
+		c.dispatchCI(ctx, e.Items)
+	case loop.EffectFileIssues:
+		return c.fileIssues(ctx, e.Items)
+	case loop.EffectLabel:
+		c.label(ctx, e.Add)
+	case loop.EffectRedispatch:
+		c.redispatch(ctx)
+	default:
+		return fmt.Errorf("internal error: the plan has an effect this review-loop cannot carry out: %q", e.Kind)
+	}
+	return nil
+}
+
+// markReady marks the draft PR ready for review (IN3). The
+// ready_for_review event must start the engine's workflow, and an event
+// made with GITHUB_TOKEN starts none: the user token is used when given.
+func (c *prCycle) markReady(ctx context.Context) error {
+	gh := c.gh
+	if c.trigger != nil {
+		gh = c.trigger
+	}
+	if err := gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
+		return fmt.Errorf("marking the draft PR ready for review (IN3): %w", err)
+	}
+	c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
+	return nil
+}
+
+// facts are what the plan needs of this cycle besides the decision and
+// the state: the wake, the inputs and what the PR shows.
+func (c *prCycle) facts() loop.Facts {
+	f := loop.Facts{
+		Command:     c.wake.Kind == event.KindCommand,
+		InJobWait:   c.cfg.InJobWait > 0,
+		FileIssues:  c.cfg.NonBlocking == "issue",
+		Labeled:     c.obs != nil && slices.Contains(c.obs.Labels, loop.LiveLabel),
+		Workflow:    workflowFile(c.cfg.WorkflowRef),
+		CIWorkflows: c.cfg.CIWorkflows, PushStartsNoWorkflow: c.cfg.PushToken == c.cfg.GitHubToken,
+	}
+	if c.obs != nil {
+		f.HeadRef = c.obs.HeadRef
+	}
+	f.Unchanged = c.unchanged()
+	return f
+}
