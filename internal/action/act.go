@@ -440,7 +440,6 @@ func (c *prCycle) fileIssues(ctx context.Context, ids []string) error {
 		if !slices.Contains(ids, it.ID) {
 			continue
 		}
-		st, _ := loop.RecordNotice(c.st, loop.IssueNotice(it.ID))
 		body := fmt.Sprintf("Non-blocking review item from %s on #%d (%s).\n\n%s", it.Engine, c.number, c.obs.URL, it.Title)
 		if it.Path != "" {
 			body += fmt.Sprintf("\n\nLocation: `%s`", it.Path)
@@ -452,22 +451,10 @@ func (c *prCycle) fileIssues(ctx context.Context, ids []string) error {
 		if err != nil {
 			return fmt.Errorf("filing the non-blocking item %s as an issue: %w", it.ID, err)
 		}
-		c.st = recordIssue(st, it.ID, url)
+		c.st = loop.RecordIssue(c.st, it.ID, url)
 		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
 	}
 	return nil
-}
-
-// recordIssue keeps the URL of the issue filed for non-blocking item id,
-// so the report shows it is tracked (J5).
-func recordIssue(st state.State, id, url string) state.State {
-	s := st.Clone()
-	for i := range s.NonBlocking {
-		if s.NonBlocking[i].ID == id {
-			s.NonBlocking[i].Issue = url
-		}
-	}
-	return s
 }
 
 // maxRevertedListed bounds the paths one notice names.

@@ -135,7 +135,6 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 		return false, err
 	}
 	cyc := loop.PlanCycle(c.plan, c.st, c.facts())
-	c.res.Effects = cyc.Effects
 	c.logPlan(cyc.Effects)
 	switch {
 	case c.cfg.Mode == ModePrepare:
@@ -147,6 +146,11 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
+		if !cyc.Idle && cyc.Skip == "" {
+			claimed := len(cyc.Effects) > 0 && cyc.Effects[0].Kind == loop.EffectClaim
+			cyc.Effects = append(cyc.Effects, loop.Closing(c.st, c.facts(), claimed, c.plan.Action == loop.ActionTrigger || c.plan.Action == loop.ActionFix)...)
+		}
+		c.res.Effects = cyc.Effects
 		c.res.DryRun = c.dryRunPlan(cyc)
 		return true, nil
 	}
@@ -387,7 +391,7 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 	c.selectEnginesQuiet()
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
-	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
 	effects := loop.ReportOnly(c.st, c.facts())
 	c.logEffects(effects)
@@ -601,25 +605,4 @@ func shortSHA(s string) string {
 		return s[:7]
 	}
 	return s
-}
-
-// statusPlan reports every engine without deciding anything (status, stop).
-func statusPlan(st state.State, views []loop.EngineView, head string) loop.Plan {
-	p := loop.Plan{Action: loop.ActionNone, Why: "status only"}
-	if st.Status == state.StatusDone || st.Status == state.StatusStopped {
-		p.Action, p.EndReason = loop.ActionHandBack, loop.EndReason(st.EndReason)
-	}
-	for _, v := range views {
-		es := st.EngineStates[v.Engine]
-		rep := loop.EngineReport{Engine: v.Engine, State: loop.ReviewStateOf(es, v, head), LowConfidence: v.LowConfidence}
-		for _, f := range loop.ActiveFindings(v, head) {
-			rep.Active = append(rep.Active, f.CommentID)
-		}
-		if ok, _ := loop.IsClean(st, v, head); ok {
-			rep.Verdict = loop.VerdictClean
-		}
-		p.Engines = append(p.Engines, rep)
-	}
-	slices.SortFunc(p.Engines, func(a, b loop.EngineReport) int { return strings.Compare(a.Engine, b.Engine) })
-	return p
 }

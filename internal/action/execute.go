@@ -24,6 +24,7 @@ func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
 			return nil
 		}
 		c.Log.Info("effect", "pr", c.number, "do", e.String())
+		c.res.Effects = append(c.res.Effects, e)
 		if err := c.do(ctx, e); err != nil {
 			return err
 		}

@@ -16,13 +16,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
-	"github.com/review-loop/review-loop/internal/state"
 )
-
-// gateUnavailable marks a saved gate whose check run could not be created
-// on its head (no `checks: write`): the loop does not ask again until a
-// new head.
-const gateUnavailable = "unavailable"
 
 // ledgered is what this cycle already added to the cost ledger, so that a
 // cycle writing its status comment twice counts its minutes and requests
@@ -60,9 +54,6 @@ func (c *prCycle) gateHead() string {
 func (c *prCycle) publishGate(ctx context.Context) {
 	head := c.gateHead()
 	want := loop.GateFor(c.st, c.obs.IsFork)
-	if saved := c.st.Gate; saved != nil && saved.SHA == head && saved.Status == gateUnavailable {
-		return
-	}
 	in := c.reportInput()
 	in.State = c.st
 	// The ledger changes with every request; in the gate's summary it
@@ -114,8 +105,7 @@ func (c *prCycle) gateFailed(head string, err error) {
 		c.Log.Warn("writing the merge gate check run", "pr", c.number, "err", err)
 		return
 	}
-	c.st.Gate = &state.Gate{SHA: head, Status: gateUnavailable}
-	st, isNew := loop.RecordNotice(c.st, "gate-setup")
+	st, isNew := loop.RecordGateUnavailable(c.st, head)
 	c.st = st
 	if isNew {
 		msg := fmt.Sprintf("could not publish the `%s` check run (%v): give the workflow `checks: write` so branch protection can require it (MG1)", loop.GateName, err)

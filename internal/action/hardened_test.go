@@ -1,6 +1,8 @@
 package action
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,4 +220,53 @@ func TestRule_TB1_publishStopsWhenThePRMovedAfterPrepare(t *testing.T) {
 	if !strings.Contains(res.PRs[0].Skipped, "no longer matches") || h.fake.HeadSHA("octo", "app", 1) != moved {
 		t.Fatalf("skipped %q, head %s (want %s)", res.PRs[0].Skipped, h.fake.HeadSHA("octo", "app", 1), moved)
 	}
+}
+
+// TestRule_TB10_publishRefusesAPlanItDoesNotReachItself: the prepare job
+// writes the plan's effects down; the publish job plans its own from what
+// it reads from GitHub and acts on nothing when they differ (an artifact
+// asking for an effect the publish job would not plan).
+func TestRule_TB10_publishRefusesAPlanItDoesNotReachItself(t *testing.T) {
+	t.Parallel()
+	h := newHardenedWorld(t)
+	if _, _, err := h.job(ModePrepare); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.job(ModePublish); err != nil {
+		t.Fatal(err)
+	}
+	head := h.copilotSuggestion(t)
+	if _, _, err := h.job(ModePrepare); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(h.artifact, "pr-1", prepared.DecisionsFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(d["effects"]); got != "[claim fix]" {
+		t.Fatalf("the prepare job wrote the effects %s, want its plan's [claim fix]", got)
+	}
+	d["effects"] = []string{"claim", "fix", "file-issues"}
+	if b, err = json.Marshal(d); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, reqs, err := h.job(ModePublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.PRs[0].Skipped, "no longer matches") || !strings.Contains(res.PRs[0].Skipped, "file-issues") {
+		t.Fatalf("skipped %q, want the prepared plan refused", res.PRs[0].Skipped)
+	}
+	if h.fake.HeadSHA("octo", "app", 1) != head {
+		t.Fatal("the publish job pushed a plan it did not reach itself")
+	}
+	noWrites(t, reqs)
 }

@@ -25,7 +25,7 @@ func (c *prCycle) refuse(ctx context.Context, line string) {
 func (c *prCycle) statusOnly() {
 	c.selectEnginesQuiet()
 	c.observeEngines()
-	c.plan = statusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
 }
 

@@ -96,8 +96,10 @@ type PRResult struct {
 	TestFindings []string
 	// DryRun is a dry run's plan in the words of the job summary.
 	DryRun string
-	// Effects are the decided cycle's effects, in order (loop.PlanCycle);
-	// the effects that follow a fix are planned once it is done.
+	// Effects are the effects the cycle carried out, in order: the
+	// command's, the decision's (loop.PlanCycle), those that followed a
+	// fix (loop.AfterFix) and the closing writes (loop.Closing). In a dry
+	// run, the effects it would carry out.
 	Effects []loop.Effect
 }
 

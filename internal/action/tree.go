@@ -88,41 +88,17 @@ func (c *prCycle) ensureTree(ctx context.Context, why string) error {
 	return nil
 }
 
-// treeBeforeDecide checks out before the decision when the decision reads
-// the tree: findings to fingerprint against remembered won't-fix decisions
-// (WF1), or a judge command (it runs in the checkout) with something to
-// judge.
+// treeBeforeDecide checks out before the decision when the decision
+// reads the tree (loop.TreeToDecide).
 func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 	if !c.needsTree() {
 		return nil
 	}
-	if len(c.st.WontFix) > 0 && c.anyPlacedFinding() {
-		return c.ensureTree(ctx, "matches findings against remembered won't-fix decisions")
-	}
-	if _, ok := c.judge.(*judge.Command); ok && c.prepared == nil && c.anyToJudge() {
-		return c.ensureTree(ctx, "runs the judge command")
+	_, judgeInTree := c.judge.(*judge.Command)
+	if why := loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil); why != "" {
+		return c.ensureTree(ctx, why)
 	}
 	return nil
-}
-
-func (c *prCycle) anyPlacedFinding() bool {
-	for _, v := range c.views {
-		for _, f := range v.Findings {
-			if f.Path != "" && f.Line > 0 && !f.Outdated {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (c *prCycle) anyToJudge() bool {
-	for _, v := range c.views {
-		if loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {
-			return true
-		}
-	}
-	return false
 }
 
 // repoConfig reads the repository config file: from the checkout, or with

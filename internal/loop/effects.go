@@ -68,6 +68,11 @@ const (
 	EffectRedispatch EffectKind = "redispatch"
 )
 
+// EffectKinds are every effect a plan may hold.
+var EffectKinds = []EffectKind{EffectReact, EffectRefuse, EffectResolveStale, EffectClaim, EffectMarkReady, EffectAnswerRecalls,
+	EffectTrigger, EffectNoteWake, EffectWait, EffectFix, EffectReply, EffectResolve, EffectBodyFindings, EffectDispatchCI,
+	EffectFileIssues, EffectSave, EffectLabel, EffectRedispatch}
+
 // Effect is one thing the cycle does, with the rule that asks for it.
 type Effect struct {
 	Kind EffectKind
@@ -263,7 +268,7 @@ func ActionEffects(p Plan, st state.State, f Facts) []Effect {
 	}
 	switch p.Action {
 	case ActionTrigger:
-		out = append(out, Effect{Kind: EffectTrigger, Rule: "T2", Why: p.Why, Triggers: p.Triggers})
+		out = append(out, Effect{Kind: EffectTrigger, Rule: ruleOf(p.Why, "T2"), Why: p.Why, Triggers: p.Triggers})
 	case ActionWait:
 		if !p.WakeAt.IsZero() {
 			out = append(out, Effect{Kind: EffectNoteWake, Rule: ruleOf(p.Why, "T8"), Why: p.Why, WakeAt: p.WakeAt})
@@ -306,6 +311,19 @@ func issuesToFile(st state.State, f Facts) []string {
 
 // IssueNotice is the notice key that records item id filed (J5).
 func IssueNotice(id string) string { return "issue:" + id }
+
+// RecordIssue records the issue filed for non-blocking item id, by URL,
+// so the report shows it is tracked and it is not filed again (J5).
+func RecordIssue(st state.State, id, url string) state.State {
+	s, _ := RecordNotice(st, IssueNotice(id))
+	s = s.Clone()
+	for i := range s.NonBlocking {
+		if s.NonBlocking[i].ID == id {
+			s.NonBlocking[i].Issue = url
+		}
+	}
+	return s
+}
 
 // Closing are a cycle's last writes: the status comment with the merge
 // gate (checked when the cycle claimed it), the live label, and the

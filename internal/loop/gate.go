@@ -80,6 +80,9 @@ func PlanGate(saved *state.Gate, head string, want GateView, digest string) Gate
 	if want.Status == "" || head == "" {
 		return GateNoWrite
 	}
+	if saved != nil && saved.SHA == head && saved.Status == GateUnavailable {
+		return GateNoWrite // no `checks: write`: not asked again until a new head
+	}
 	if saved == nil || saved.SHA != head || saved.ID == 0 {
 		return GateCreate
 	}
@@ -106,6 +109,20 @@ func SupersededGate(saved *state.Gate, head string) (GateView, bool) {
 
 // SupersededTitle is the title of a gate concluded by SupersededGate.
 func SupersededTitle(head string) string { return "superseded by " + short(head) }
+
+// GateUnavailable marks a saved gate whose check run could not be created
+// on its head (no `checks: write`): the loop does not ask again until a
+// new head.
+const GateUnavailable = "unavailable"
+
+// RecordGateUnavailable saves that the gate could not be written on head
+// for want of permission, and whether this is the first time the loop
+// learns it (then the set-up notice is shown, once).
+func RecordGateUnavailable(st state.State, head string) (state.State, bool) {
+	s := st.Clone()
+	s.Gate = &state.Gate{SHA: head, Status: GateUnavailable}
+	return RecordNotice(s, "gate-setup")
+}
 
 // RecordGate saves the gate written for head.
 func RecordGate(st state.State, head string, id int64, v GateView, digest string) state.State {

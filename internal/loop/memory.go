@@ -168,3 +168,19 @@ func RecordRecalled(st state.State, rs []Recall, answered []int64) state.State {
 func RecallsToAnswer(p Plan) bool {
 	return slices.ContainsFunc(p.Recalled, func(r Recall) bool { return r.Reply != "" })
 }
+
+// TreeToDecide says why the decision needs the PR's tree, "" when it does
+// not: findings to fingerprint against remembered won't-fix decisions
+// (WF1), or a judge command (it runs in the checkout, judgeInTree) with
+// something to judge.
+func TreeToDecide(st state.State, views []EngineView, head string, judgeInTree bool) string {
+	if len(st.WontFix) > 0 && slices.ContainsFunc(views, func(v EngineView) bool {
+		return slices.ContainsFunc(v.Findings, func(f Finding) bool { return f.Path != "" && f.Line > 0 && !f.Outdated })
+	}) {
+		return "matches findings against remembered won't-fix decisions"
+	}
+	if judgeInTree && slices.ContainsFunc(views, func(v EngineView) bool { return NeedsJudge(st, v, head) }) {
+		return "runs the judge command"
+	}
+	return ""
+}

@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -208,4 +210,25 @@ type Command struct {
 	// findings): an approval may name one of them, or a row of the triage
 	// table, by finding id or by comment id (TR2).
 	Known []Finding
+}
+
+// StatusPlan reports every engine without deciding anything (status, stop).
+func StatusPlan(st state.State, views []EngineView, head string) Plan {
+	p := Plan{Action: ActionNone, Why: "status only"}
+	if st.Status == state.StatusDone || st.Status == state.StatusStopped {
+		p.Action, p.EndReason = ActionHandBack, EndReason(st.EndReason)
+	}
+	for _, v := range views {
+		es := st.EngineStates[v.Engine]
+		rep := EngineReport{Engine: v.Engine, State: ReviewStateOf(es, v, head), LowConfidence: v.LowConfidence}
+		for _, f := range ActiveFindings(v, head) {
+			rep.Active = append(rep.Active, f.CommentID)
+		}
+		if ok, _ := IsClean(st, v, head); ok {
+			rep.Verdict = VerdictClean
+		}
+		p.Engines = append(p.Engines, rep)
+	}
+	slices.SortFunc(p.Engines, func(a, b EngineReport) int { return strings.Compare(a.Engine, b.Engine) })
+	return p
 }

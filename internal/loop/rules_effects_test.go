@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -328,5 +329,56 @@ func TestPlan_EffectsPrintWithTheirRules(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("plan lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// T8, B7: a wait with a planned wake says when, under the rule that
+// planned it, whether or not the job waits.
+func TestRule_T8_APlannedWakeIsNoted(t *testing.T) {
+	at := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		why, rule string
+		inJob     bool
+		want      []EffectKind
+	}{
+		{"T8: bugbot's quota resets at 03:00", "T8", false, []EffectKind{EffectNoteWake}},
+		{"B7: the REST budget is under the floor", "B7", true, []EffectKind{EffectNoteWake, EffectWait}},
+	} {
+		es := ActionEffects(Plan{Action: ActionWait, Why: tc.why, WakeAt: at}, activeState(), Facts{InJobWait: tc.inJob})
+		if !slices.Equal(kinds(es), tc.want) || es[0].Rule != tc.rule || !es[0].WakeAt.Equal(at) {
+			t.Errorf("%s: %+v", tc.why, es)
+		}
+	}
+	if es := ActionEffects(Plan{Action: ActionWait}, activeState(), Facts{}); len(es) != 0 {
+		t.Errorf("a wait with no planned wake noted one: %+v", es)
+	}
+}
+
+// WF1: the decision needs the tree only to fingerprint placed findings
+// against remembered won't-fix decisions, or to run a judge command on
+// something to judge.
+func TestRule_WF1_TheTreeIsCheckedOutOnlyWhenTheDecisionReadsIt(t *testing.T) {
+	placed := []EngineView{{Engine: "bugbot", Findings: []Finding{{ID: "a", Path: "a.go", Line: 3}}}}
+	st := activeState()
+	if why := TreeToDecide(st, placed, "h", false); why != "" {
+		t.Fatalf("no memory, no judge: %q", why)
+	}
+	st.WontFix = []state.WontFix{{Title: "x"}}
+	if why := TreeToDecide(st, placed, "h", false); !strings.Contains(why, "won't-fix") {
+		t.Fatalf("memory and a placed finding: %q", why)
+	}
+	outdated := []EngineView{{Engine: "bugbot", Findings: []Finding{{ID: "a", Path: "a.go", Line: 3, Outdated: true}}}}
+	if why := TreeToDecide(st, outdated, "h", false); why != "" {
+		t.Fatalf("only an outdated finding: %q", why)
+	}
+}
+
+// J5: the filed issue's URL is kept and the item never filed again.
+func TestRule_J5_RecordIssueKeepsTheURLAndFilesOnce(t *testing.T) {
+	st := activeState()
+	st.NonBlocking = []state.Item{{ID: "a"}}
+	st = RecordIssue(st, "a", "https://example.test/issues/7")
+	if st.NonBlocking[0].Issue != "https://example.test/issues/7" || len(issuesToFile(st, Facts{FileIssues: true})) != 0 {
+		t.Fatalf("state %+v", st.NonBlocking)
 	}
 }

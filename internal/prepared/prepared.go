@@ -179,6 +179,9 @@ func decode(p string) (Decisions, error) {
 	return d, nil
 }
 
+// maxEffects bounds the effects of one prepared plan.
+const maxEffects = 32
+
 var (
 	hexSHA   = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
@@ -202,6 +205,14 @@ func (d Decisions) check() error {
 	case loop.ActionTrigger, loop.ActionWait, loop.ActionFix, loop.ActionHandBack, loop.ActionNone:
 	default:
 		errs = append(errs, fmt.Errorf("unknown action %q", d.Action))
+	}
+	if len(d.Effects) > maxEffects {
+		errs = append(errs, fmt.Errorf("%d effects, over the limit of %d", len(d.Effects), maxEffects))
+	}
+	for _, e := range d.Effects {
+		if !slices.Contains(loop.EffectKinds, loop.EffectKind(e)) {
+			errs = append(errs, fmt.Errorf("unknown effect %q", e))
+		}
 	}
 	if d.Fix != nil {
 		if loop.Action(d.Action) != loop.ActionFix {

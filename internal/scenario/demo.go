@@ -29,7 +29,7 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	fs.SetOutput(env.Stderr)
 	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
 	diag := fs.Bool("v", false, "also print the action's diagnostics")
-	fs.Bool("verbose", false, "accepted for compatibility: every cycle says why")
+	verbose := fs.Bool("verbose", false, "also print each cycle's plan: its effects in order, each with its rule")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logge
 	fmt.Fprintln(out, demoHeader(sc.Name))
 	fmt.Fprintf(out, "%s\n\ninputs: %s\n\n", wrap(sc.Description, 76), inputsLine(sc.Inputs))
 	// Every cycle says why: the rule behind its decision, in words.
-	opts := Options{Self: []string{self}, Progress: out, Why: true}
+	opts := Options{Self: []string{self}, Progress: out, Why: true, Plan: *verbose}
 	if *diag {
 		opts.Log = logger
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	Log *slog.Logger
 	// Why adds the rule behind each cycle's decision to the progress.
 	Why bool
+	// Plan adds each cycle's effects, in order with their rules, to the
+	// progress.
+	Plan bool
 	// OnAdvance, when set, is called each time virtual time moves, with the
 	// world (benchmarks use it to run a polling baseline beside the loop).
 	OnAdvance func(w *sim.World)
@@ -432,6 +435,11 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		for _, e := range pr.Plan.Engines {
 			r.progress("   %-10s review %s%s\n", e.Engine, e.State, verdictNote(e))
 			r.progress("   %-10s %d active finding(s)%s\n", "", len(e.Active), r.findingsNote(e))
+		}
+		if r.opts.Plan {
+			for i, e := range pr.Effects {
+				r.progress("   %2d. %s\n", i+1, e)
+			}
 		}
 		r.fixNote(pr)
 	} else {
