@@ -111,12 +111,17 @@ func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Fi
 }
 
 // fixes runs the fix pipeline, or in the publish job applies the patch
-// the prepare job made for exactly these findings.
+// the prepare job made for exactly these findings. Either way the texts
+// the fixer wrote are untrusted (TB10): a fixer command or an agent runs
+// on the PR's code and reads its review text, so what it asks to post as
+// the bot is escaped and cut exactly as the prepare job's is.
 func (c *prCycle) fixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
 	if c.cfg.Mode == ModePublish {
 		return c.applyPrepared(ctx, todo)
 	}
-	return c.runFixes(ctx, todo, directions)
+	res, err := c.runFixes(ctx, todo, directions)
+	res.Results = untrustedResults(res.Results)
+	return res, err
 }
 
 // prepare is the prepare job's end of a cycle: it carries out the plan's
