@@ -10,6 +10,9 @@ import (
 	"github.com/review-loop/review-loop/internal/judge"
 )
 
+// This file builds the agent fixer and the judge from the inputs, and
+// pins the agent CLI before any command runs (TB11).
+
 // buildJudgeAt is buildJudge with the built-in judge pointed at baseURL
 // when it is set; the judge is chosen the same way (judge-command first,
 // then anthropic-api-key).

@@ -9,6 +9,9 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 )
 
+// This file checks the command inputs (test, lint, setup, fixer) at
+// load: their placeholders and their argv.
+
 // testPlaceholders are the placeholders fix.ExpandPlaceholders replaces;
 // only test-command is expanded.
 var testPlaceholders = []string{"{files}", "{dirs}", "{packages}"}

@@ -17,6 +17,9 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
+// This file holds the subcommands that run a cycle or read a loop:
+// `cycle`, `status`, `demo`, and their flags.
+
 // runCycleCommand is `review-loop cycle [--dry-run]`.
 func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)

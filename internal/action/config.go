@@ -3,17 +3,26 @@ package action
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/goccy/go-yaml"
+	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/prepared"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/sethvargo/go-githubactions"
 )
+
+// This file reads the action's inputs and the Actions context into
+// Config, and the config values that need parsing (prices, CI workflows).
 
 // Config is every input of the action and the Actions context it runs in,
 // read once by LoadConfig and passed down as a typed value.
@@ -357,4 +366,60 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// ciWorkflowFiles checks the `ci-workflows` input: workflow file names
+// (ci.yml), with or without the .github/workflows/ prefix.
+func ciWorkflowFiles(list []string) ([]string, error) {
+	var out []string
+	var errs []error
+	for _, f := range list {
+		f = strings.TrimPrefix(f, ".github/workflows/")
+		ext := path.Ext(f)
+		if strings.Contains(f, "/") || (ext != ".yml" && ext != ".yaml") || f == ext {
+			errs = append(errs, fmt.Errorf("input ci-workflows: %q is not a workflow file name such as ci.yml", f))
+			continue
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// parsePrices reads `prices:` from the repository config: a price per
+// review for each engine, and `actions_minute` for a job minute (CL1).
+func parsePrices(raw []byte) (report.Prices, error) {
+	var doc struct {
+		Prices map[string]float64 `yaml:"prices"`
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return report.Prices{}, fmt.Errorf("prices: %w (want a map of engine or actions_minute to a number)", err)
+	}
+	var p report.Prices
+	for _, k := range slices.Sorted(maps.Keys(doc.Prices)) {
+		v := doc.Prices[k]
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return report.Prices{}, fmt.Errorf("prices.%s: %v is not a price (a number, zero or more)", k, v)
+		}
+		if k == "actions_minute" {
+			p.ActionsMinute = v
+			continue
+		}
+		if p.Review == nil {
+			p.Review = map[string]float64{}
+		}
+		p.Review[k] = v
+	}
+	return p, nil
+}
+
+// checkPriceEngines names a priced engine this review-loop does not know.
+func checkPriceEngines(p report.Prices, r *engines.Registry) error {
+	for _, k := range slices.Sorted(maps.Keys(p.Review)) {
+		if _, ok := r.Lookup(k); !ok {
+			return fmt.Errorf("prices.%s: unknown engine (known: %s, and actions_minute)", k, strings.Join(r.Names(), ", "))
+		}
+	}
+	return nil
 }

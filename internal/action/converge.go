@@ -13,6 +13,10 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
+// This file reads what a cycle needs for convergence (CV1-CV6): the
+// lines of the loop's own fix commit, the commits pushed since the last
+// look, engine fixers at work, and generated files.
+
 // recordFixCommit records the fix commit about to be pushed with the
 // lines it wrote and the findings it fixed (CV1), in the write-ahead
 // state. A diff that cannot be read records the commit without lines:

@@ -1,11 +1,9 @@
 package action
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,11 +11,14 @@ import (
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
-	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/state"
 )
+
+// This file is what happens in a cycle, in one place: observe, load the
+// state, decide (loop.Decide), plan the effects (loop.PlanCycle), execute
+// them (execute.go), and close (loop.Closing).
 
 // prCycle is one pull request's cycle in progress.
 type prCycle struct {
@@ -48,8 +49,6 @@ type prCycle struct {
 	gitBaseline *git.Snapshot
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
-	// rateRead is set once this cycle asked for the REST budget (B7).
-	rateRead bool
 	// decided are the won't-fix decisions the fix's replies gave, with
 	// each reply's URL (WF1), remembered once the replies are posted.
 	decided []loop.WontFixDecision
@@ -129,6 +128,7 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
+	c.readBudget(ctx)
 	before := c.st
 	judges, err := c.decide(ctx)
 	if err != nil {
@@ -227,336 +227,6 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 	}
 	c.res.Plan = c.plan
 	return judges, nil
-}
-
-// observe reads the PR in one query (plus pages).
-func (c *prCycle) observe(ctx context.Context) error {
-	obs, err := c.gh.Observe(ctx, c.owner, c.repo, c.number)
-	if err != nil {
-		return err // the client names the PR and the operation
-	}
-	c.obs = obs
-	return nil
-}
-
-// load finds our status comment (by marker AND author) and decodes the
-// state; a state comment written by anyone else is ignored and reported.
-//
-// SC4: the earliest state comment by our identity is the state; later ones
-// carrying the marker (a second run's, or a copy) are reported on the
-// status comment and never adopted. SC3: when a loop existed but its state
-// cannot be read (our own comment's state is unreadable), or the
-// observation could not read every issue comment and no state was found
-// in those it read, the cycle fails closed: only `reset` starts over, in
-// our own comment when there is one.
-func (c *prCycle) load(ctx context.Context) (lost string, err error) {
-	c.st = state.New()
-	comments := slices.Clone(c.obs.IssueComments)
-	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
-		if d := a.CreatedAt.Compare(b.CreatedAt); d != 0 {
-			return d
-		}
-		return cmp.Compare(a.DatabaseID, b.DatabaseID)
-	})
-	for i := range comments {
-		ic := &comments[i]
-		st, found, err := state.Decode(ic.Body)
-		if !found {
-			continue
-		}
-		if !sameLogin(ic.Author.Login, c.obs.ViewerLogin) {
-			c.gha.Warningf("review-loop: ignored a review-loop state comment written by @%s (comment %d): only review-loop's own identity (@%s) may hold the state",
-				ic.Author.Login, ic.DatabaseID, c.obs.ViewerLogin)
-			continue
-		}
-		if c.comment != nil {
-			msg := fmt.Sprintf("comment %d also carries a review-loop state; the earliest one, comment %d, is the state and the other is ignored (SC4)", ic.DatabaseID, c.comment.DatabaseID)
-			c.gha.Warningf("review-loop: %s", msg)
-			c.notices = append(c.notices, msg)
-			continue
-		}
-		// An unreadable state names no owner and keeps the SC3 path below:
-		// the cycle fails closed and only reset goes on.
-		owner, why, oerr := c.owned(ctx, ic, st, err == nil)
-		if oerr != nil {
-			return "", oerr
-		}
-		if err == nil && why != "" {
-			msg := fmt.Sprintf("comment %d carries a review-loop state under review-loop's identity but is not adopted: %s; another workflow of the repository may have written it (SC4)", ic.DatabaseID, why)
-			c.gha.Warningf("review-loop: %s", msg)
-			c.notices = append(c.notices, msg)
-			continue
-		}
-		if err == nil {
-			st.Owner = owner
-		}
-		var newer *state.NewerVersionError
-		if errors.As(err, &newer) {
-			return "", fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
-		}
-		c.comment = ic
-		if err != nil {
-			lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
-			continue
-		}
-		c.st = st
-	}
-	if c.comment == nil && !c.obs.IssueCommentsComplete {
-		lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
-	}
-	return lost, nil
-}
-
-// failClosed is rule SC3: a loop whose state is lost or unreadable is
-// never silently replaced by a new one. Only `reset` goes on; everything
-// else stops here, writing nothing, with an error naming the way out.
-func (c *prCycle) failClosed(lost string) error {
-	if lost == "" {
-		return nil
-	}
-	if c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset {
-		c.notices = append(c.notices, "reset: "+lost+"; a new loop starts")
-		return nil
-	}
-	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, lost, c.cfg.TriggerPhrase)
-}
-
-func sameLogin(a, b string) bool {
-	norm := func(s string) string { return strings.TrimSuffix(strings.ToLower(s), "[bot]") }
-	return a != "" && norm(a) == norm(b)
-}
-
-// command carries out a maintainer command's part of the cycle
-// (loop.PlanCycle's counterpart for commands, loop.PlanCommand) and says
-// how the cycle goes on.
-func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
-	cmd := c.wake.Command
-	if cmd == nil {
-		return loop.CommandDenied, nil
-	}
-	denied := c.refuseWithoutWrite(ctx, string(cmd.Kind))
-	failed := ""
-	st := c.st
-	switch {
-	case denied != "":
-	case cmd.Kind == event.CommandUnknown:
-		failed = cmd.Message
-	case cmd.Kind == event.CommandStatus || cmd.Kind == event.CommandResolveStale:
-	default:
-		lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}
-		if cmd.Kind == event.CommandApprove {
-			lc.Known = c.knownFindings()
-		}
-		var err error
-		if st, err = loop.ApplyCommand(c.st, lc); err != nil {
-			failed = err.Error()
-			break
-		}
-		if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
-			names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
-			if err != nil {
-				failed = "start: " + err.Error()
-				break
-			}
-			st.Engines = names
-		}
-	}
-	p := loop.PlanCommand(string(cmd.Kind), st, denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
-	if failed != "" {
-		c.gha.Warningf("review-loop: %s", failed)
-	} else {
-		c.st = st
-	}
-	c.notices = append(c.notices, p.Notices...)
-	if cmd.Kind == event.CommandResolveStale && p.End == loop.CommandReports {
-		c.selectEnginesQuiet()
-		c.observeEngines()
-	}
-	c.logEffects(p.Effects)
-	if err := c.executeWrites(ctx, p.Effects); err != nil {
-		return p.End, err
-	}
-	switch p.End {
-	case loop.CommandReports:
-		return p.End, c.reportOnly(ctx)
-	case loop.CommandRefused:
-		c.statusOnly()
-	}
-	return p.End, nil
-}
-
-// reportOnly refreshes the status comment without deciding or acting
-// (status, stop, and decisions on a loop that is not running).
-func (c *prCycle) reportOnly(ctx context.Context) error {
-	c.selectEnginesQuiet()
-	c.readWorkflowRuns(ctx)
-	c.observeEngines()
-	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
-	c.res.Plan = c.plan
-	effects := loop.ReportOnly(c.st, c.facts())
-	c.logEffects(effects)
-	return c.executeWrites(ctx, effects)
-}
-
-// resolveStale resolves, in one request, the open threads of engine
-// findings that no longer appear (E9); Tier 3 findings still active stay
-// open since they are not stale.
-func (c *prCycle) resolveStale(ctx context.Context) {
-	var threads []string
-	for _, v := range c.views {
-		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
-			threads = append(threads, f.ThreadID)
-		}
-	}
-	if len(threads) == 0 {
-		c.notices = append(c.notices, "resolve-stale: no stale review thread is open")
-		return
-	}
-	c.resolveThreads(ctx, threads)
-	c.notices = append(c.notices, fmt.Sprintf("resolve-stale: resolved %d stale review thread(s)", len(threads)))
-}
-
-// react acknowledges a command with a reaction; failure only logs.
-func (c *prCycle) react(ctx context.Context, content string) {
-	if c.cfg.DryRun || c.wake.CommentID == 0 {
-		return
-	}
-	if err := c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content); err != nil {
-		c.Log.Warn("adding a reaction", "comment", c.wake.CommentID, "err", err)
-	}
-}
-
-// selectEngines decides the loop's engines (IN2): those saved in state,
-// else the `engines` input, else every engine the repository shows
-// evidence of (engineEvidence). At the loop's start it records which
-// engines were seen: one named but never seen is asked once (loop.unseen).
-func (c *prCycle) selectEngines(ctx context.Context) error {
-	c.env = c.engineEnv()
-	names := c.st.Engines
-	if len(names) == 0 {
-		var named []string
-		if len(c.cfg.Engines) > 0 {
-			var err error
-			if named, err = c.registry.ParseNames(strings.Join(c.cfg.Engines, ",")); err != nil {
-				return fmt.Errorf("input engines: %w", err)
-			}
-		}
-		var installed map[string]bool
-		names, installed = loop.SelectEngines(c.registry.Names(), named, c.engineEvidence(ctx, named))
-		if n := evidenceNotice(c.registry.Names(), installed); n != "" && len(named) == 0 {
-			c.gha.Noticef("review-loop: %s", n)
-		}
-		c.st = loop.RecordInstalled(c.st, installed)
-		if len(names) == 0 {
-			return errors.New("no review engine shows on this repository (no review of one on this or a recent PR, no Claude workflow, no CodeRabbit or Gemini config): install one (docs/engines) or name engines in the `engines` input")
-		}
-	}
-	c.st.Engines = names
-	c.selected = c.selected[:0]
-	for _, n := range names {
-		e, ok := c.registry.Lookup(n)
-		if !ok {
-			return fmt.Errorf("state names engine %q, which this review-loop does not know (known: %s)", n, strings.Join(c.registry.Names(), ", "))
-		}
-		c.selected = append(c.selected, e)
-	}
-	return nil
-}
-
-// engineEnv is what adapters may know besides the observation: the
-// default branch's workflow files come with the observation itself (Claude
-// reads its install and its traps there).
-func (c *prCycle) engineEnv() engines.Env {
-	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
-		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles)), Triggers: engineTriggers(c.st)}
-	for _, f := range c.obs.WorkflowFiles {
-		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
-	}
-	return env
-}
-
-// selectEnginesQuiet selects engines for a report without failing.
-func (c *prCycle) selectEnginesQuiet() {
-	c.env = c.engineEnv()
-	c.selected = nil
-	names := c.st.Engines
-	if len(names) == 0 {
-		names = c.cfg.Engines
-	}
-	for _, n := range names {
-		if e, ok := c.registry.Lookup(n); ok {
-			c.selected = append(c.selected, e)
-		}
-	}
-}
-
-func (c *prCycle) observeEngines() {
-	c.dropOwnCheckRuns()
-	c.views = c.views[:0]
-	for _, e := range c.selected {
-		c.views = append(c.views, e.Observe(c.obs, c.env))
-	}
-	c.st = loop.LedgerAutomatic(c.st, c.views, c.obs.HeadSHA)
-}
-
-// judgeAll asks the judge about prose-only engines where the loop needs a
-// verdict (J1, cached per SHA: J4).
-func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
-	if c.prepared != nil {
-		return c.prepared.Judges, nil // the publish job runs no judge command
-	}
-	out := map[string]loop.JudgeResult{}
-	for _, v := range c.views {
-		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {
-			continue
-		}
-		m := judge.Material{Engine: v.Engine, HeadSHA: c.obs.HeadSHA, VerdictSetProven: v.VerdictSetProven}
-		for _, vd := range v.Verdicts {
-			if vd.SHA == c.obs.HeadSHA {
-				m.Verdicts = append(m.Verdicts, vd)
-			}
-		}
-		m.Findings = append(m.Findings, loop.ActiveFindings(v, c.obs.HeadSHA)...)
-		res, err := judge.Run(ctx, c.judge, m)
-		if err != nil {
-			c.gha.Warningf("review-loop: judging %s: %v", v.Engine, err)
-		}
-		jr := loop.JudgeResult{Verdict: res.Verdict, Reason: res.Reason}
-		for i, it := range res.Items {
-			if coveredByFinding(it, m.Findings) {
-				continue // the inline finding itself enters triage
-			}
-			jr.Items = append(jr.Items, loop.Finding{
-				ID: fmt.Sprintf("%s-judge-%s-%d", v.Engine, shortSHA(c.obs.HeadSHA), i+1), Engine: v.Engine,
-				Title: it.Summary, Body: it.Summary, Path: it.Path, Line: it.Line, Severity: loop.SeverityUnknown,
-			})
-		}
-		out[v.Engine] = jr
-	}
-	return out, nil
-}
-
-// coveredByFinding reports whether a judge item names the place of an
-// inline finding, which triage already holds.
-func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
-	for _, f := range fs {
-		if it.Path != "" && it.Path == f.Path && (it.Line == 0 || it.Line == f.Line || (it.Line >= f.StartLine && it.Line <= f.Line)) {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
-	o := loop.Observation{
-		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
-		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
-		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions,
-		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
-		Pushes: c.pushes(ctx), Generated: c.generated(), FixersRunning: c.fixersRunning(),
-	}
-	o.Budget, o.GraphQLBudget = c.budgets(ctx)
-	return o
 }
 
 // logPlan prints the decision: per engine the two lines of S4, then the

@@ -21,6 +21,9 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 )
 
+// This file is `review-loop doctor`: a read-only checklist of what a
+// repository needs before its first loop, each miss with its fix.
+
 // ModeDoctor is the `mode` input of the workflow_dispatch run that checks
 // the repository's set-up instead of running a cycle.
 const ModeDoctor = "doctor"

@@ -10,6 +10,8 @@ import (
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
+// This file renders a dry run's plan in the words of the job summary.
+
 // dryRunPlan is the plan a dry run would carry out, in the words of the
 // job summary: what gets triggered, waited for, triaged and fixed, which
 // threads a kept fix would resolve, and whether the loop hands back.

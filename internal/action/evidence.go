@@ -11,6 +11,9 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
+// This file reads which review engines a repository shows (IN2): its
+// workflows, engine config files and recent pull requests.
+
 // engineConfigFiles names, per engine, the config files and folders of
 // github.EngineConfigPaths that show it is set up on the repository.
 var engineConfigFiles = map[string][]string{

@@ -83,21 +83,6 @@ func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
 	return nil
 }
 
-// markReady marks the draft PR ready for review (IN3). The
-// ready_for_review event must start the engine's workflow, and an event
-// made with GITHUB_TOKEN starts none: the user token is used when given.
-func (c *prCycle) markReady(ctx context.Context) error {
-	gh := c.gh
-	if c.trigger != nil {
-		gh = c.trigger
-	}
-	if err := gh.MarkReadyForReview(ctx, c.obs.NodeID); err != nil {
-		return fmt.Errorf("marking the draft PR ready for review (IN3): %w", err)
-	}
-	c.notices = append(c.notices, "marked the draft PR ready for review so Claude reviews it (set keep-draft: true to prevent this)")
-	return nil
-}
-
 // facts are what the plan needs of this cycle besides the decision and
 // the state: the wake, the inputs and what the PR shows.
 func (c *prCycle) facts() loop.Facts {

@@ -18,6 +18,10 @@ import (
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
+// This file is hardened mode (TB1, TB10): the prepare job carries out
+// the plan's local effect and writes the plan down; the publish job
+// plans again, checks what prepare handed over, and executes.
+
 // The modes of a cycle (input mode). Hardened mode (rule TB1) splits one
 // cycle into two jobs: prepare holds a read token and no secret and runs
 // the repository's commands and the fixer; publish holds the write tokens,

@@ -7,6 +7,9 @@ import (
 	"io"
 )
 
+// This file prints the inputs and environment help of `review-loop
+// cycle --help`.
+
 //go:generate go run ../actionyml/genhelp -o help_inputs.txt
 
 // inputsHelp is the inputs table generated from action.yml; a test fails

@@ -10,6 +10,9 @@ import (
 	"strings"
 )
 
+// This file is the command line's entry point: subcommands, exit codes
+// and the log level.
+
 // ExitCode is the process exit status of review-loop.
 type ExitCode int
 

@@ -6,6 +6,9 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
+// This file reads what the won't-fix memory needs (WF1): each finding's
+// code context from the checkout; and answers recalled findings.
+
 // fillContextHashes sets each observed finding's code context hash (WF1's
 // fingerprint) from the file at the head SHA in the checkout, fetching
 // the head branch once when the checkout does not have the commit. A file

@@ -13,6 +13,8 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
+// This file proves which workflow run wrote a status comment (SC4).
+
 // SC4: GITHUB_TOKEN's identity is shared by every workflow of the
 // repository, so a comment by that identity that carries a state marker
 // proves nothing by its author alone: another workflow that echoes

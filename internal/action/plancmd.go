@@ -14,6 +14,9 @@ import (
 	"strings"
 )
 
+// This file is `review-loop plan OWNER/REPO#N`: the next cycle's plan on
+// a real pull request, as a dry run that writes nothing.
+
 var prRefRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#([0-9]+)$`)
 
 // runPlanCommand is `review-loop plan OWNER/REPO#N`: the next cycle's

@@ -18,6 +18,9 @@ import (
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
+// This file reads the repository's config file and builds the engine
+// registry from it and the built-in engines.
+
 // repoConfig is what the repository's own config file (.github/review-loop.yml)
 // adds: engine definitions and triage patterns. A missing file is no error.
 type repoConfig struct {

@@ -11,6 +11,9 @@ import (
 	"github.com/goccy/go-yaml"
 )
 
+// This file checks the repository config file's keys and reports each
+// problem on one line with its position.
+
 // repoConfigKeys are the top-level keys of the repository config file
 // (.github/review-loop.yml). Every key of the file is snake_case, like the
 // fields of engine definitions and patterns; the action's inputs are

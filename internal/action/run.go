@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sethvargo/go-githubactions"
-
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/fix"
@@ -24,7 +22,19 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
+	"github.com/sethvargo/go-githubactions"
 )
+
+// This file is a run: the inputs and the event judged before any
+// request (C2), the clients, the pull requests the wake concerns, and one
+// cycle each.
+
+// errNoEventPath: inside Actions the runner always sets GITHUB_EVENT_PATH;
+// without it the run cannot know what woke it, and guessing would act on
+// the wrong thing.
+var errNoEventName = errors.New("GITHUB_EVENT_NAME is not set: review-loop runs as a step of a workflow, where the runner sets it to the name of the event that started the run")
+
+var errNoEventPath = errors.New("GITHUB_EVENT_PATH is not set: inside GitHub Actions the runner sets it to the event payload; do not override it in the workflow's env")
 
 // Deps are a cycle's collaborators, built by the top layer or a test. Only
 // Config and Getenv are required; the rest take working defaults.
@@ -498,15 +508,6 @@ func buildJudge(c Config) (judge.Judge, error) {
 		return judge.NewAnthropic(c.AnthropicAPIKey, c.JudgeModel), nil
 	}
 	return nil, nil
-}
-
-// reportPath is where the JSON report is written for the report-json output.
-func reportPath(getenv func(string) string, pr int) string {
-	dir := getenv("RUNNER_TEMP")
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, fmt.Sprintf("review-loop-report-%d.json", pr))
 }
 
 // splitArgv splits a command input into argv without a shell.

@@ -14,6 +14,9 @@ import (
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
+// This file finds the shared helper packages a Tier 1 fix must not touch
+// (TR3), from the checkout.
+
 // goListTimeout bounds the `go list` that finds shared Go packages.
 const goListTimeout = time.Minute
 

@@ -11,6 +11,9 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
+// This file is the scheduled sweep (SW1, SW2) and the API budgets the
+// loop reads (B7).
+
 // LiveLabel marks a PR whose loop is live (loop.LiveLabel, SW1). A label
 // was chosen over searching for the status comment's marker because the
 // search API does not index HTML comments and costs a request of its own
@@ -67,24 +70,6 @@ func (r *runner) inlineCap(prs []int) []int {
 	return prs
 }
 
-// label adds or removes LiveLabel as the plan says (SW1); a failure is
-// logged, never the cycle's error.
-func (c *prCycle) label(ctx context.Context, add bool) {
-	var err error
-	if add {
-		if err = c.gh.AddLabel(ctx, c.owner, c.repo, c.number, LiveLabel); err == nil {
-			c.obs.Labels = append(c.obs.Labels, LiveLabel)
-		}
-	} else {
-		if err = c.gh.RemoveLabel(ctx, c.owner, c.repo, c.number, LiveLabel); err == nil {
-			c.obs.Labels = slices.DeleteFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
-		}
-	}
-	if err != nil {
-		c.Log.Warn("updating the live-loop label", "pr", c.number, "err", err)
-	}
-}
-
 // rateBudgets are the client's last known budgets, for the loop (B7).
 func rateBudgets(gh *github.Client) (core, gql *github.RateBudget) {
 	if b, ok := gh.RateLimit("core"); ok {
@@ -109,16 +94,16 @@ func loopBudgets(gh *github.Client) (core, gql *loop.Budget) {
 	return conv(c), conv(g)
 }
 
-// budgets are the API budgets for the loop's decision (B7). The GraphQL
-// one comes with the observation; the REST one, when no REST response of
-// this run carried it yet, is read once from GET /rate_limit, which GitHub
-// does not count against any budget. A failed read leaves it unknown.
-func (c *prCycle) budgets(ctx context.Context) (core, gql *loop.Budget) {
-	if _, ok := c.gh.RateLimit("core"); !ok && !c.rateRead {
-		c.rateRead = true
-		if err := c.gh.ReadRateLimits(ctx); err != nil {
-			c.Log.Warn("reading the API budget", "err", err)
-		}
+// readBudget reads the REST API budget for the loop's decision (B7) when
+// no REST response of this run carried it yet, from GET /rate_limit,
+// which GitHub does not count against any budget; the GraphQL one comes
+// with the observation. A failed read leaves it unknown. A cycle reads it
+// once, before it decides.
+func (c *prCycle) readBudget(ctx context.Context) {
+	if _, ok := c.gh.RateLimit("core"); ok {
+		return
 	}
-	return loopBudgets(c.gh)
+	if err := c.gh.ReadRateLimits(ctx); err != nil {
+		c.Log.Warn("reading the API budget", "err", err)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+// This file parses the sweep and budget inputs.
+
 // Values of the sweep-fanout input.
 const (
 	SweepDispatch = "dispatch"

@@ -13,6 +13,9 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
+// This file checks out the PR head when a run with no checkout needs
+// the tree, and reads the config file without one.
+
 // A workflow may run review-loop with no checkout step. Most wakes need no
 // working tree: a trigger, a wait on engines still running, a hand-back,
 // a status command. review-loop then checks out the PR head itself,

@@ -7,6 +7,9 @@ import (
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
+// This file carries out the in-job wait (B2): it re-observes until an
+// engine's signal changes, then decides and executes again.
+
 // waitInJob is the bounded in-job wait (`wait-seconds`, polling every
 // `poll-interval`): it re-observes until an engine's signal changes, then
 // decides again within the same run. Waiting time is excluded from active

@@ -10,6 +10,9 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
+// This file reads the workflow runs the engines watch (Claude's review
+// workflow), at most one request per workflow file.
+
 // engineTriggers is each engine's last trigger as the state records it,
 // for adapters that must find the run a trigger started (engines.Env).
 func engineTriggers(st state.State) map[string]engines.Trigger {

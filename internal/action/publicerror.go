@@ -7,6 +7,8 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 )
 
+// This file makes an error fit for the public status comment (SC5).
+
 // publicError is the text of err fit for the public state comment (SC5):
 // every command failure in it keeps its command and exit status, its
 // output is cut out and replaced by the link to the job log, where the

@@ -5,99 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
-	"time"
 
-	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/git"
-	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
-// triggerAll fires each requested trigger (T1), skipping our identical
-// recent one (T5) and retrying a failure once after a delay (T6).
-func (c *prCycle) triggerAll(ctx context.Context, reqs []loop.TriggerRequest) {
-	var results []loop.TriggerResult
-	for _, req := range reqs {
-		e, ok := c.registry.Lookup(req.Engine)
-		if !ok {
-			continue
-		}
-		results = append(results, c.triggerOne(ctx, e, req))
-	}
-	c.st = loop.RecordTriggers(c.st, results, c.Now())
-	c.ledgerTriggers(results)
-}
-
-func (c *prCycle) triggerOne(ctx context.Context, e engines.Engine, req loop.TriggerRequest) loop.TriggerResult {
-	res := loop.TriggerResult{Engine: req.Engine, SHA: req.SHA}
-	gh, ourLogin, userToken := engines.GitHub(c.gh), c.obs.ViewerLogin, false
-	caps := e.Capabilities()
-	if caps.Trigger == engines.TriggerComment && !caps.AcceptsBotTrigger && c.trigger != nil {
-		gh, userToken = c.trigger, true
-		ourLogin = "" // the trigger identity is a user; T5 compares bodies from any of us
-	}
-	if body := e.TriggerBody(); body != "" && len(c.obs.IssueComments) > 0 {
-		last := c.obs.IssueComments[len(c.obs.IssueComments)-1]
-		author := ourLogin
-		if author == "" {
-			author = last.Author.Login
-		}
-		lc := loop.Comment{ID: last.DatabaseID, Author: last.Author.Login, Body: last.Body, CreatedAt: last.CreatedAt}
-		if loop.ShouldSkipDuplicateTrigger(c.st, req, lc, author, body, c.Now(), c.loopCfg.DuplicateWindow) {
-			res.Skipped, res.SignalID = true, last.DatabaseID
-			return res
-		}
-	}
-	pr := engines.PRRef{Owner: c.owner, Repo: c.repo, Number: c.number, UserToken: userToken}
-	id, err := e.Trigger(ctx, gh, pr)
-	if q := quotaOf(err, c.Now()); q != nil {
-		// T8: a quota refusal is not retried and is no engine error; the
-		// loop cools the engine down (loop.RecordTriggers).
-		c.Log.Warn("trigger refused for a quota; cooling down", "engine", req.Engine, "err", err)
-		res.Quota = q
-		return res
-	}
-	if errors.Is(err, engines.ErrTriggerUnavailable) {
-		// The engine reviews pushes by itself; the loop waits for that run.
-		c.Log.Info("trigger unavailable; relying on the engine's automatic run", "engine", req.Engine)
-		res.Unavailable = true
-		return res
-	}
-	if err != nil {
-		c.Log.Warn("trigger failed; retrying once", "engine", req.Engine, "err", err)
-		if serr := c.Sleep(ctx, c.TriggerRetryDelay); serr != nil {
-			res.Err = serr.Error()
-			return res
-		}
-		c.waited += c.TriggerRetryDelay
-		if id, err = e.Trigger(ctx, gh, pr); err != nil {
-			if q := quotaOf(err, c.Now()); q != nil {
-				res.Quota = q
-				return res
-			}
-			res.Err = err.Error()
-			c.gha.Warningf("review-loop: triggering %s failed twice: %v", req.Engine, err)
-			return res
-		}
-	}
-	res.SignalID = id
-	return res
-}
-
-// quotaOf is the quota notice of a trigger refused for a usage, rate or
-// quota limit (T8), nil for any other outcome.
-func quotaOf(err error, now time.Time) *loop.QuotaNotice {
-	var q *engines.QuotaError
-	if !errors.As(err, &q) {
-		return nil
-	}
-	return &loop.QuotaNotice{At: now, Wait: q.Wait, Text: q.Text}
-}
+// This file carries out the fix effect (E4): triage, the fix pipeline in
+// the checkout, the publish caps, one commit, the write-ahead save (E5)
+// and the push; what follows the push is planned by loop.AfterFix.
 
 // fixCycle triages the plan's findings, fixes Tier 1 and approved Tier 2
 // ones in the checkout, commits once, pushes, resolves and replies, then
@@ -344,119 +263,6 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 	return sha, nil
 }
 
-// replyAll posts the plan's replies one after another (E7); a reply that
-// keeps a rationale is remembered with its URL as a won't-fix decision
-// (WF1), in c.decided.
-func (c *prCycle) replyAll(ctx context.Context, replies []loop.Reply) {
-	for _, r := range replies {
-		id := c.reply(ctx, loop.Finding{ID: r.FindingID, CommentID: r.CommentID}, r.Body)
-		if !r.Remember {
-			continue
-		}
-		d := loop.WontFixDecision{Finding: c.plannedFinding(r.FindingID), Reason: r.Body}
-		if id != 0 && c.obs.URL != "" {
-			d.ReplyURL = fmt.Sprintf("%s#discussion_r%d", c.obs.URL, id)
-		}
-		c.decided = append(c.decided, d)
-	}
-}
-
-// plannedFinding is the triaged finding id of this cycle's plan.
-func (c *prCycle) plannedFinding(id string) loop.Finding {
-	for _, f := range c.plan.Triage {
-		if f.ID == id {
-			return f
-		}
-	}
-	return loop.Finding{ID: id}
-}
-
-// resolveThreads resolves threads in one request (E6); a token that may
-// not resolve threads is reported once and the loop carries on.
-func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
-	if len(threads) == 0 {
-		return
-	}
-	failed, err := c.gh.ResolveThreads(ctx, threads)
-	if err == nil {
-		c.res.Resolved += len(threads)
-		for _, e := range failed {
-			if e != nil {
-				c.res.Resolved--
-				if err == nil {
-					err = e
-				}
-			}
-		}
-	}
-	if err != nil {
-		if github.IsPermission(err) {
-			if st, isNew := loop.RecordNotice(c.st, "resolve-permission"); isNew {
-				c.st = st
-				c.gha.Warningf("review-loop: resolving review threads is not permitted for this token (%v); the threads stay open and the findings still count as fixed", err)
-			}
-			return
-		}
-		c.gha.Warningf("review-loop: resolving review threads: %v", err)
-	}
-}
-
-// listBodyFindings says once on the PR which fixed findings had no
-// thread to reply to or resolve (E6): those an engine listed only in its
-// review body (CodeRabbit's outside-diff and nitpick sections).
-func (c *prCycle) listBodyFindings(ctx context.Context, fs []loop.BodyFinding) {
-	lines := make([]string, 0, len(fs))
-	for _, bf := range fs {
-		f := bf.Finding
-		c.st, _ = loop.RecordNotice(c.st, loop.BodyFindingNotice(f.ID))
-		where := "`" + f.Path + "`"
-		if f.Line > 0 {
-			where = fmt.Sprintf("`%s` (line %d)", f.Path, f.Line)
-			if f.StartLine > 0 && f.StartLine < f.Line {
-				where = fmt.Sprintf("`%s` (lines %d-%d)", f.Path, f.StartLine, f.Line)
-			}
-		}
-		lines = append(lines, fmt.Sprintf("- %s %s: %s (`%s`)", f.Engine, where, f.Title, f.ID))
-	}
-	body := fmt.Sprintf("review-loop fixed these findings in %s. Their engine listed them only in its review body, so there is no thread to reply to or resolve:\n\n%s", c.res.Pushed, strings.Join(lines, "\n"))
-	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body); err != nil {
-		c.gha.Warningf("review-loop: replying to the fixed review-body findings: %v", err)
-	}
-}
-
-// reply answers a finding's comment and returns the reply's id (0 when
-// it failed, which is reported).
-func (c *prCycle) reply(ctx context.Context, f loop.Finding, body string) int64 {
-	id, err := c.gh.ReplyToReviewComment(ctx, c.owner, c.repo, c.number, f.CommentID, body)
-	if err != nil {
-		c.gha.Warningf("review-loop: replying to %s: %v", f.ID, err)
-	}
-	return id
-}
-
-// fileIssues files the plan's non-blocking items as follow-up issues (J5).
-func (c *prCycle) fileIssues(ctx context.Context, ids []string) error {
-	for _, it := range c.st.NonBlocking {
-		if !slices.Contains(ids, it.ID) {
-			continue
-		}
-		body := fmt.Sprintf("Non-blocking review item from %s on #%d (%s).\n\n%s", it.Engine, c.number, c.obs.URL, it.Title)
-		if it.Path != "" {
-			body += fmt.Sprintf("\n\nLocation: `%s`", it.Path)
-			if it.Line > 0 {
-				body += fmt.Sprintf(" line %d", it.Line)
-			}
-		}
-		n, url, err := c.gh.CreateIssue(ctx, c.owner, c.repo, "Follow-up: "+it.Title, body, []string{"review-loop"})
-		if err != nil {
-			return fmt.Errorf("filing the non-blocking item %s as an issue: %w", it.ID, err)
-		}
-		c.st = loop.RecordIssue(c.st, it.ID, url)
-		c.notices = append(c.notices, fmt.Sprintf("non-blocking item %s filed as #%d (%s)", it.ID, n, url))
-	}
-	return nil
-}
-
 // maxRevertedListed bounds the paths one notice names.
 const maxRevertedListed = 10
 
@@ -500,4 +306,30 @@ func (c *prCycle) overCaps(ctx context.Context, cyc fix.CycleResult) (string, er
 		return fmt.Sprintf("refused (publish caps): the fix patch is %d bytes, over max-patch-bytes %d; nothing was pushed — fix these findings by hand or raise the cap", n, c.cfg.MaxPatchBytes), nil
 	}
 	return "", nil
+}
+
+// refusal reports whether err is B5 refusing the cycle's commit or push:
+// our guard's refusal (the API says the branch is protected or is the
+// default branch), or the remote's (GitHub answers a push to a protected
+// branch with "GH006: Protected branch update failed"). An outside push
+// (W3) or a failed push is no refusal: it stays an error.
+func refusal(err error) (string, bool) {
+	var re *git.RefusedError
+	if errors.As(err, &re) && re.Rule == "B5" {
+		return re.Error(), true
+	}
+	var pe *git.PushError
+	if errors.As(err, &pe) && pe.Rejected && (strings.Contains(pe.Output, "GH006") || strings.Contains(strings.ToLower(pe.Output), "protected branch")) {
+		return fmt.Sprintf("refused (B5): the remote refused the push to protected branch %q", pe.Branch), true
+	}
+	return "", false
+}
+
+// refused hands the PR back in this cycle after a B5 refusal (H9): the
+// fixes stay unpushed, the rows are marked refused, the run warns and
+// exits successfully, and the status comment is final.
+func (c *prCycle) refused(why string) {
+	c.plan, c.st = loop.RecordRefusal(c.st, c.plan, why, c.Now())
+	c.res.Plan = c.plan
+	c.gha.Warningf("review-loop: PR #%d: %s; the cycle's fixes were not pushed and the PR is handed back", c.number, why)
 }

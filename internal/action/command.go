@@ -1,0 +1,214 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// This file carries out a maintainer's command: who may give it (TB3),
+// what it changes (loop.ApplyCommand) and the effects loop.PlanCommand
+// plans for it: reactions, a refusal's reply, resolve-stale, a report.
+
+// command carries out a maintainer command's part of the cycle
+// (loop.PlanCycle's counterpart for commands, loop.PlanCommand) and says
+// how the cycle goes on.
+func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
+	cmd := c.wake.Command
+	if cmd == nil {
+		return loop.CommandDenied, nil
+	}
+	denied := c.refuseWithoutWrite(ctx, string(cmd.Kind))
+	failed := ""
+	st := c.st
+	switch {
+	case denied != "":
+	case cmd.Kind == event.CommandUnknown:
+		failed = cmd.Message
+	case cmd.Kind == event.CommandStatus || cmd.Kind == event.CommandResolveStale:
+	default:
+		lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}
+		if cmd.Kind == event.CommandApprove {
+			lc.Known = c.knownFindings()
+		}
+		var err error
+		if st, err = loop.ApplyCommand(c.st, lc); err != nil {
+			failed = err.Error()
+			break
+		}
+		if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
+			names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
+			if err != nil {
+				failed = "start: " + err.Error()
+				break
+			}
+			st.Engines = names
+		}
+	}
+	p := loop.PlanCommand(string(cmd.Kind), st, denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
+	if failed != "" {
+		c.gha.Warningf("review-loop: %s", failed)
+	} else {
+		c.st = st
+	}
+	c.notices = append(c.notices, p.Notices...)
+	if cmd.Kind == event.CommandResolveStale && p.End == loop.CommandReports {
+		c.selectEnginesQuiet()
+		c.observeEngines()
+	}
+	c.logEffects(p.Effects)
+	if err := c.executeWrites(ctx, p.Effects); err != nil {
+		return p.End, err
+	}
+	switch p.End {
+	case loop.CommandReports:
+		return p.End, c.reportOnly(ctx)
+	case loop.CommandRefused:
+		c.statusOnly()
+	}
+	return p.End, nil
+}
+
+// reportOnly refreshes the status comment without deciding or acting
+// (status, stop, and decisions on a loop that is not running).
+func (c *prCycle) reportOnly(ctx context.Context) error {
+	c.selectEnginesQuiet()
+	c.readWorkflowRuns(ctx)
+	c.observeEngines()
+	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.res.Plan = c.plan
+	effects := loop.ReportOnly(c.st, c.facts())
+	c.logEffects(effects)
+	return c.executeWrites(ctx, effects)
+}
+
+// resolveStale resolves, in one request, the open threads of engine
+// findings that no longer appear (E9); Tier 3 findings still active stay
+// open since they are not stale.
+func (c *prCycle) resolveStale(ctx context.Context) {
+	var threads []string
+	for _, v := range c.views {
+		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
+			threads = append(threads, f.ThreadID)
+		}
+	}
+	if len(threads) == 0 {
+		c.notices = append(c.notices, "resolve-stale: no stale review thread is open")
+		return
+	}
+	c.resolveThreads(ctx, threads)
+	c.notices = append(c.notices, fmt.Sprintf("resolve-stale: resolved %d stale review thread(s)", len(threads)))
+}
+
+// react acknowledges a command with a reaction; failure only logs.
+func (c *prCycle) react(ctx context.Context, content string) {
+	if c.cfg.DryRun || c.wake.CommentID == 0 {
+		return
+	}
+	if err := c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content); err != nil {
+		c.Log.Warn("adding a reaction", "comment", c.wake.CommentID, "err", err)
+	}
+}
+
+// permissionOf returns a user's permission on the repository, asked once
+// per run (TB3).
+func (r *runner) permissionOf(ctx context.Context, owner, repo, login string) (github.Permission, error) {
+	key := strings.ToLower(owner + "/" + repo + "@" + login)
+	if p, ok := r.permissions[key]; ok {
+		return p, nil
+	}
+	p, err := r.gh.CollaboratorPermission(ctx, owner, repo, login)
+	if err != nil {
+		return p, err
+	}
+	if r.permissions == nil {
+		r.permissions = map[string]github.Permission{}
+	}
+	r.permissions[key] = p
+	return p, nil
+}
+
+// refuseWithoutWrite refuses a writing command from a commenter without
+// write, maintain or admin permission (TB3): the author association says
+// nothing about the role (a COLLABORATOR may only triage). It returns a
+// one-line reason, or "" when the command may run. An unreadable
+// permission refuses too: the command never runs unchecked.
+func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
+	if !loop.CommandWrites(kind) {
+		return ""
+	}
+	login := c.wake.Source
+	if login == "" {
+		login = c.wake.Actor
+	}
+	if login == "" {
+		return fmt.Sprintf("`%s` needs write permission and the commenter is unknown; refused", kind)
+	}
+	p, err := c.permissionOf(ctx, c.owner, c.repo, login)
+	if err != nil {
+		return fmt.Sprintf("`%s` by @%s refused: its permission could not be checked: %v", kind, login, err)
+	}
+	if loop.PermissionWrites(p.Permission, p.RoleName) {
+		return ""
+	}
+	role := p.RoleName
+	if role == "" {
+		role = p.Permission
+	}
+	return fmt.Sprintf("`%s` by @%s refused: it needs write, maintain or admin permission on %s/%s, and @%s has %s", kind, login, c.owner, c.repo, login, role)
+}
+
+// refuse answers a command that was not carried out with a one-line
+// reply on the PR saying why, so the maintainer does not have to read the
+// job log. Failures only log.
+func (c *prCycle) refuse(ctx context.Context, line string) {
+	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line); err != nil {
+		c.Log.Warn("replying to a refused command", "comment", c.wake.CommentID, "err", err)
+	}
+}
+
+// statusOnly reports the loop as it stands, deciding nothing: the plan of
+// a cycle that changed nothing (a refused command), for its outputs and
+// job summary (H9).
+func (c *prCycle) statusOnly() {
+	c.selectEnginesQuiet()
+	c.observeEngines()
+	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.res.Plan = c.plan
+}
+
+// knownFindings are the active findings the selected engines show on the
+// head: what an approval may name besides the triage table (TR2).
+func (c *prCycle) knownFindings() []loop.Finding {
+	c.selectEnginesQuiet()
+	c.observeEngines()
+	var out []loop.Finding
+	for _, v := range c.views {
+		out = append(out, loop.ActiveFindings(v, c.obs.HeadSHA)...)
+	}
+	return out
+}
+
+// askedToStart reports whether this wake asks for a loop (start-on:
+// command): a workflow_dispatch, the review-loop label, or a command that
+// starts one (start, reset).
+func (c *prCycle) askedToStart() bool {
+	switch c.wake.Kind {
+	case event.KindDispatch:
+		// A dispatch sent by review-loop's own identity is a re-entry (W5,
+		// or the sweep's fan-out, SW2) and never starts a loop: the sweep
+		// dispatches every PR labelled live, and anyone with triage
+		// permission can add that label (TB3 asks for write).
+		return !sameLogin(c.wake.Actor, c.obs.ViewerLogin)
+	case event.KindStartLabel:
+		return true
+	case event.KindCommand:
+		k := c.wake.Command
+		return k != nil && (k.Kind == event.CommandStart || k.Kind == event.CommandReset)
+	}
+	return false
+}
