@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -19,13 +20,19 @@ import (
 
 // execute carries out effects in order and stops at the first error.
 func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
-	for _, e := range effects {
+	for i, e := range effects {
 		if c.readOnly {
 			return nil
 		}
+		if e.Kind == loop.EffectSave || e.Kind == loop.EffectClaim {
+			r, w := loop.RequestsAhead(effects[i:], c.comment == nil)
+			c.ledger.ahead = github.Counts{Reads: r, Writes: w}
+		}
 		c.Log.Info("effect", "pr", c.number, "do", e.String())
 		c.res.Effects = append(c.res.Effects, e)
-		if err := c.do(ctx, e); err != nil {
+		err := c.do(ctx, e)
+		c.ledger.ahead = github.Counts{}
+		if err != nil {
 			return err
 		}
 	}

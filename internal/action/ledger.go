@@ -19,6 +19,9 @@ type ledgered struct {
 	reads, writes int64
 	base          github.Counts
 	baseSet       bool
+	// ahead are the requests the plan still makes from the status
+	// comment's write on (loop.RequestsAhead), counted with that write.
+	ahead github.Counts
 }
 
 // requests is what this run's clients have sent so far.
@@ -41,15 +44,17 @@ func (c *prCycle) startLedger() {
 // ledgerCycle adds this cycle's job minutes and API requests to the cost
 // ledger (CL1): its wall time so far, rounded up to a whole minute as
 // GitHub bills a job, and the requests sent so far; a second write in the
-// same cycle adds only what came since the first. Requests made after the
-// last write (the write itself, the re-dispatch) are not in the ledger.
+// same cycle adds only what came since the first. The write itself and
+// the single writes the plan makes after it (label, re-dispatch) are
+// counted with it, from the plan (loop.RequestsAhead).
 func (c *prCycle) ledgerCycle() {
 	if c.st.Status == "" || !c.ledger.baseSet {
 		return
 	}
 	n := c.requests()
 	minutes := loop.JobMinutes(c.Now().Sub(c.started))
-	reads, writes := n.Reads-c.ledger.base.Reads, n.Writes-c.ledger.base.Writes
+	reads := n.Reads - c.ledger.base.Reads + c.ledger.ahead.Reads
+	writes := n.Writes - c.ledger.base.Writes + c.ledger.ahead.Writes
 	c.st = loop.LedgerCycle(c.st, minutes-c.ledger.minutes, c.ledger.minutes == 0, reads-c.ledger.reads, writes-c.ledger.writes)
 	c.ledger.minutes, c.ledger.reads, c.ledger.writes = minutes, reads, writes
 }

@@ -108,3 +108,32 @@ func LedgerCycle(st state.State, minutes int, cycle bool, reads, writes int64) s
 	l.APIWrites += max(writes, 0)
 	return s
 }
+
+// RequestsAhead are the API requests a cycle still makes from effects[0]
+// on, when effects[0] is the status comment's write: the write itself (a
+// checked write reads the comment before and after it; a new comment is
+// created, then written again with its own id, SC4) and the single
+// writes planned after it (label, re-dispatch). The ledger written with
+// the comment counts them (CL1), since no later write of the cycle may
+// count them; effects of unknown cost after it are not counted.
+func RequestsAhead(effects []Effect, newComment bool) (reads, writes int64) {
+	for i, e := range effects {
+		switch e.Kind {
+		case EffectSave, EffectClaim:
+			if i > 0 {
+				return reads, writes // a later write counts what comes after it
+			}
+			switch {
+			case newComment:
+				writes += 2
+			case e.Checked:
+				reads, writes = reads+2, writes+1
+			default:
+				writes++
+			}
+		case EffectLabel, EffectRedispatch:
+			writes++
+		}
+	}
+	return reads, writes
+}

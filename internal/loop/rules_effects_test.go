@@ -382,3 +382,26 @@ func TestRule_J5_RecordIssueKeepsTheURLAndFilesOnce(t *testing.T) {
 		t.Fatalf("state %+v", st.NonBlocking)
 	}
 }
+
+// CL1: the status comment's write counts itself and the single writes
+// planned after it: a checked write reads twice and writes once, a new
+// comment is written twice, and the label and the re-dispatch once each;
+// a later write counts what comes after it.
+func TestRule_CL1_RequestsAheadOfTheWrite(t *testing.T) {
+	closing := Closing(activeState(), Facts{Workflow: "review-loop.yml"}, true, true)
+	for _, tc := range []struct {
+		name          string
+		es            []Effect
+		new           bool
+		reads, writes int64
+	}{
+		{"checked, label, re-dispatch", closing, false, 2, 3},
+		{"new comment", closing, true, 0, 4},
+		{"unchecked", []Effect{{Kind: EffectSave}}, false, 0, 1},
+		{"claim before a fix", []Effect{{Kind: EffectClaim, Checked: true}, {Kind: EffectFix}, {Kind: EffectSave, Checked: true}, {Kind: EffectLabel}}, false, 2, 1},
+	} {
+		if r, w := RequestsAhead(tc.es, tc.new); r != tc.reads || w != tc.writes {
+			t.Errorf("%s: %d reads, %d writes, want %d, %d", tc.name, r, w, tc.reads, tc.writes)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/sim"
 )
 
 // TestDemo_ExplainsItself: without --verbose every cycle says why (its
@@ -52,5 +53,45 @@ func TestDemo_ExplainsItself(t *testing.T) {
 	want := fmt.Sprintf("%s API requests (%s reads, %s writes) in %d cycles", m[1], m[2], m[3], cycles)
 	if !strings.Contains(strings.Join(strings.Fields(string(costs)), " "), want) {
 		t.Errorf("docs/costs.md does not say the demo's %q", want)
+	}
+}
+
+// TestRule_CL1_TheLedgerCountsEveryRequestOfTheCyclesThatWriteIt: the
+// status comment's ledger holds every API request of every cycle that
+// wrote it, its own write and what the plan does after it included; only
+// the cycles that wrote nothing (an idle wake) are not in it.
+func TestRule_CL1_TheLedgerCountsEveryRequestOfTheCyclesThatWriteIt(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"demo", "cl1-cost-ledger-reviews-minutes-requests"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := sim.ParseScenario(demoScenario)
+			if name != "demo" {
+				sc, err = sim.LoadScenario(filepath.Join(scenarioDir(t), name+".yaml"))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), sc, Options{Self: []string{self}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := res.FinalState.Ledger
+			if l == nil {
+				t.Fatal("no ledger")
+			}
+			want := res.Requests.Total - res.Unwritten.Total
+			if got := l.APIReads + l.APIWrites; got != want || l.APIReads != res.Requests.Reads-res.Unwritten.Reads {
+				t.Fatalf("the ledger counts %d requests (%d reads, %d writes); the cycles that wrote it made %d (%d reads); %d in all",
+					got, l.APIReads, l.APIWrites, want, res.Requests.Reads-res.Unwritten.Reads, res.Requests.Total)
+			}
+		})
 	}
 }

@@ -55,6 +55,10 @@ type Result struct {
 	Cycles   int
 	// Requests counts the action's API requests (reads and writes).
 	Requests github.Counts
+	// Unwritten counts the requests of the cycles that did not write the
+	// status comment (an idle wake, a wake that concerns no loop): no
+	// ledger can hold them.
+	Unwritten github.Counts
 	// FinalState is the loop's state at the end.
 	FinalState state.State
 	// Report is the final status comment.
@@ -97,6 +101,9 @@ type run struct {
 	agentDir string
 	judgeSrv *httptest.Server
 	counts   github.Counts
+	// unwritten are the requests of cycles that left the status comment
+	// as it was.
+	unwritten github.Counts
 	// checkouts counts the cycles that cloned the PR themselves (no
 	// checkout step).
 	checkouts int
@@ -395,6 +402,7 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		deps.CrashAfterPush = r.w.TakeKill
 	}
 	before := requestCounts(r.w.Fake.Requests())
+	_, bodyBefore, _ := r.statusComment()
 	res, err := action.Run(ctx, deps)
 	if err != nil && !errors.Is(err, action.ErrCrashed) {
 		r.errs = append(r.errs, fmt.Sprintf("cycle %d: %v", r.cycles, err))
@@ -407,6 +415,11 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.counts.Reads += after.Reads - before.Reads
 	r.counts.Writes += after.Writes - before.Writes
 	r.counts.Total += after.Total - before.Total
+	if _, bodyAfter, _ := r.statusComment(); bodyAfter == bodyBefore {
+		r.unwritten.Reads += after.Reads - before.Reads
+		r.unwritten.Writes += after.Writes - before.Writes
+		r.unwritten.Total += after.Total - before.Total
+	}
 	_, gate := sim.GateOf(r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number))
 	r.gates = append(r.gates, gate)
 	// Each cycle is a tick of the engines' time at least.
@@ -509,7 +522,7 @@ func (r *run) result() Result {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
 	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
-	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, FinalState: st, Report: body,
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, Unwritten: r.unwritten, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }
 
