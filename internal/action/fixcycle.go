@@ -10,6 +10,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 )
@@ -65,7 +66,11 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
 	if cyc.Commit && c.st.Status == state.StatusActive {
-		if why, err := c.overCaps(ctx, cyc); err != nil || why != "" {
+		why, err := c.overCaps(ctx, cyc)
+		if err == nil && why == "" {
+			why = commitRefusal(cyc, byID)
+		}
+		if err != nil || why != "" {
 			_ = c.gitRunner().RestoreAll(ctx)
 			if err != nil {
 				return err
@@ -286,6 +291,23 @@ func (c *prCycle) noteReverted(rs []fix.Revert) {
 		}
 		c.notices = append(c.notices, fmt.Sprintf("left out of the fix commit: %s%s — %s", strings.Join(ps, ", "), more, why))
 	}
+}
+
+// commitRefusal is TB9 once more, at the commit, whatever produced the
+// change (the fix pipeline, or the prepare job's patch the publish job
+// checked): it says why a file the commit would hold is never committed,
+// "" when every one may be.
+func commitRefusal(cyc fix.CycleResult, byID map[string]loop.Finding) string {
+	onPath := map[string]bool{}
+	for _, id := range cyc.Fixed() {
+		onPath[byID[id].Path] = true
+	}
+	for _, p := range cyc.Changed {
+		if why := fix.CommitRefusal(p, onPath[p]); why != "" {
+			return fmt.Sprintf("refused (TB9): the fix commit would change %s: %s; nothing was pushed", report.Plain(p, 200), why)
+		}
+	}
+	return ""
 }
 
 // overCaps says why the cycle's patch is refused, "" when it is within
