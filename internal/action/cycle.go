@@ -49,6 +49,8 @@ type prCycle struct {
 	gitBaseline *git.Snapshot
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
+	// fixing is the fix in progress (fixcycle.go).
+	fixing *fixWork
 	// decided are the won't-fix decisions the fix's replies gave, with
 	// each reply's URL (WF1), remembered once the replies are posted.
 	decided []loop.WontFixDecision
@@ -120,8 +122,8 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 			return end != loop.CommandDenied, err
 		}
 	}
-	if c.obs.State != "OPEN" && c.st.Status == "" {
-		return false, fmt.Errorf("PR #%d is not OPEN — current state: %s", c.number, c.obs.State)
+	if why := loop.MayAct(c.st, c.obs.State); why != "" {
+		return false, fmt.Errorf("PR #%d %s", c.number, why)
 	}
 	if err := c.selectEngines(ctx); err != nil {
 		return false, err
@@ -148,7 +150,7 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)
 		if !cyc.Idle && cyc.Skip == "" {
 			claimed := len(cyc.Effects) > 0 && cyc.Effects[0].Kind == loop.EffectClaim
-			cyc.Effects = append(cyc.Effects, loop.Closing(c.st, c.facts(), claimed, c.plan.Action == loop.ActionTrigger || c.plan.Action == loop.ActionFix)...)
+			cyc.Effects = append(cyc.Effects, loop.Closing(c.plan, c.st, c.facts(), claimed, c.plan.Action == loop.ActionFix)...)
 		}
 		c.res.Effects = cyc.Effects
 		c.res.DryRun = c.dryRunPlan(cyc)
@@ -179,8 +181,7 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
-	acted := c.plan.Action == loop.ActionTrigger || c.res.Pushed != ""
-	if err := c.execute(ctx, loop.Closing(c.st, c.facts(), claimed, acted)); err != nil {
+	if err := c.execute(ctx, loop.Closing(c.plan, c.st, c.facts(), claimed, c.res.Pushed != "")); err != nil {
 		return false, errors.Join(actErr, err)
 	}
 	return true, actErr

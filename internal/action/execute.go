@@ -69,7 +69,9 @@ func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
 	case loop.EffectWait:
 		return c.waitInJob(ctx)
 	case loop.EffectFix:
-		return c.fixCycle(ctx)
+		return c.fixCycle(ctx, e.ReportOnly)
+	case loop.EffectCommit:
+		return c.commit(ctx)
 	case loop.EffectReply:
 		c.replyAll(ctx, e.Replies)
 	case loop.EffectResolve:
@@ -102,7 +104,7 @@ func (c *prCycle) facts() loop.Facts {
 		CIWorkflows: c.cfg.CIWorkflows, PushStartsNoWorkflow: c.cfg.PushToken == c.cfg.GitHubToken,
 	}
 	if c.obs != nil {
-		f.HeadRef = c.obs.HeadRef
+		f.HeadRef, f.Fork = c.obs.HeadRef, c.obs.IsFork
 	}
 	f.Unchanged = c.unchanged()
 	return f

@@ -19,17 +19,26 @@ import (
 // the checkout, the publish caps, one commit, the write-ahead save (E5)
 // and the push; what follows the push is planned by loop.AfterFix.
 
-// fixCycle triages the plan's findings, fixes Tier 1 and approved Tier 2
-// ones in the checkout, commits once, pushes, resolves and replies, then
-// retriggers every engine (T7).
-func (c *prCycle) fixCycle(ctx context.Context) error {
+// fixWork is the fix in progress, from the fix effect to the commit and
+// the effects that follow it.
+type fixWork struct {
+	cyc   fix.CycleResult
+	byID  map[string]loop.Finding
+	table triage.Table
+}
+
+// fixCycle triages the plan's findings and fixes Tier 1 and approved Tier
+// 2 ones in the checkout (or only triages, reportOnly), records the
+// outcome, then carries out what the core plans after it: the commit and
+// push (loop.CommitEffects), then the replies, resolutions, retriggers and
+// CI dispatch (loop.AfterFix).
+func (c *prCycle) fixCycle(ctx context.Context, reportOnly bool) error {
 	table, byID, todo, approvals := c.fixTodo(ctx)
 
 	var cyc fix.CycleResult
 	var fixErr error
-	var pushed string
 	if len(todo) > 0 {
-		if c.obs.IsFork {
+		if reportOnly {
 			c.notices = append(c.notices, "fork PR: report-only — no fixer, no test command, no push")
 		} else {
 			cyc, fixErr = c.fixes(ctx, todo, approvals)
@@ -65,29 +74,16 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
-	if cyc.Commit && c.st.Status == state.StatusActive {
-		why, err := c.overCaps(ctx, cyc)
-		if err == nil && why == "" {
-			why = commitRefusal(cyc, byID)
-		}
-		if err != nil || why != "" {
-			_ = c.gitRunner().RestoreAll(ctx)
-			if err != nil {
-				return err
-			}
-			c.refused(why)
-			return nil
-		}
-		sha, err := c.commitAndPush(ctx, cyc, byID)
-		if why, ok := refusal(err); ok {
-			c.refused(why)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		pushed = sha
+	c.fixing = &fixWork{cyc: cyc, byID: byID, table: table}
+	commit := loop.CommitEffects(c.st, cyc.Commit)
+	c.logEffects(commit)
+	if err := c.execute(ctx, commit); err != nil {
+		return err
 	}
+	if len(commit) > 0 && c.res.Pushed == "" {
+		return nil // refused: reported, nothing follows (B5)
+	}
+	pushed := c.res.Pushed
 	out := loop.FixOutcome{Pushed: pushed, Findings: byID}
 	for _, r := range cyc.Results {
 		out.Results = append(out.Results, loop.FixResultRow{ID: r.ID, Outcome: fixOutcome(r.Outcome), Reply: r.Reply})
@@ -109,6 +105,31 @@ func (c *prCycle) fixCycle(ctx context.Context) error {
 	}
 	c.st = loop.RememberWontFix(c.st, c.decided, c.obs.HeadSHA, c.Now())
 	return nil
+}
+
+// commit carries out the commit effect: the publish caps and TB9 checked
+// once more, one commit, the write-ahead save and the push. A refusal
+// (B5) is reported on the status comment and is no error.
+func (c *prCycle) commit(ctx context.Context) error {
+	cyc, byID := c.fixing.cyc, c.fixing.byID
+	why, err := c.overCaps(ctx, cyc)
+	if err == nil && why == "" {
+		why = commitRefusal(cyc, byID)
+	}
+	if err != nil || why != "" {
+		_ = c.gitRunner().RestoreAll(ctx)
+		if err != nil {
+			return err
+		}
+		c.refused(why)
+		return nil
+	}
+	_, err = c.commitAndPush(ctx, cyc, byID)
+	if why, ok := refusal(err); ok {
+		c.refused(why)
+		return nil
+	}
+	return err
 }
 
 func fixOutcome(o fix.Outcome) string {

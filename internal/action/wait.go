@@ -20,9 +20,7 @@ func (c *prCycle) waitInJob(ctx context.Context) error {
 	if budget <= 0 || interval <= 0 {
 		return nil
 	}
-	if wake := c.plan.WakeAt; !wake.IsZero() && wake.Sub(c.Now()) > budget {
-		// Nothing is worth observing before the planned wake (an engine's
-		// quota cooldown, T8): end the run; the sweep or an event wakes us.
+	if !loop.WorthWaiting(c.plan, c.Now(), budget) {
 		return nil
 	}
 	before := c.fingerprint()

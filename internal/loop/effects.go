@@ -46,8 +46,12 @@ const (
 	EffectNoteWake EffectKind = "note-wake"
 	// EffectWait waits in the job for an engine, then decides again (B2).
 	EffectWait EffectKind = "wait"
-	// EffectFix triages, fixes, tests, commits once and pushes (E4).
+	// EffectFix triages and fixes in the checkout, testing each fix (E4);
+	// ReportOnly: triage only (a fork PR, B5).
 	EffectFix EffectKind = "fix"
+	// EffectCommit commits the kept fixes once, saves the state ahead of
+	// the push (E5) and pushes to the PR head branch (B6).
+	EffectCommit EffectKind = "commit"
 	// EffectReply answers review threads after a fix (E7, DD1).
 	EffectReply EffectKind = "reply"
 	// EffectResolve resolves review threads in one request (E6).
@@ -70,7 +74,7 @@ const (
 
 // EffectKinds are every effect a plan may hold.
 var EffectKinds = []EffectKind{EffectReact, EffectRefuse, EffectResolveStale, EffectClaim, EffectMarkReady, EffectAnswerRecalls,
-	EffectTrigger, EffectNoteWake, EffectWait, EffectFix, EffectReply, EffectResolve, EffectBodyFindings, EffectDispatchCI,
+	EffectTrigger, EffectNoteWake, EffectWait, EffectFix, EffectCommit, EffectReply, EffectResolve, EffectBodyFindings, EffectDispatchCI,
 	EffectFileIssues, EffectSave, EffectLabel, EffectRedispatch}
 
 // Effect is one thing the cycle does, with the rule that asks for it.
@@ -102,6 +106,8 @@ type Effect struct {
 	Threads []string
 	// Lines are the fixed findings EffectBodyFindings lists.
 	Lines []BodyFinding
+	// ReportOnly makes EffectFix triage without fixing (a fork PR).
+	ReportOnly bool
 }
 
 // Reply is one answer to a review comment after a fix.
@@ -139,6 +145,13 @@ func (e Effect) String() string {
 		what = "note the next wake at " + stamp(e.WakeAt)
 	case EffectWait:
 		what = "wait in the job"
+	case EffectFix:
+		what = "fix"
+		if e.ReportOnly {
+			what = "triage only"
+		}
+	case EffectCommit:
+		what = "commit the kept fixes once and push"
 	case EffectReply:
 		what = fmt.Sprintf("reply to %d review comment(s)", len(e.Replies))
 	case EffectResolve:
@@ -204,6 +217,8 @@ type Facts struct {
 	PushStartsNoWorkflow bool
 	// HeadRef is the PR head branch; CI is dispatched on it.
 	HeadRef string
+	// Fork: the PR comes from a fork; the loop only reports on it (B5).
+	Fork bool
 }
 
 // Cycle is one decided cycle as data: the decision and the effects that
@@ -277,7 +292,11 @@ func ActionEffects(p Plan, st state.State, f Facts) []Effect {
 			out = append(out, Effect{Kind: EffectWait, Rule: "B2", Why: p.Why, WakeAt: p.WakeAt})
 		}
 	case ActionFix:
-		out = append(out, Effect{Kind: EffectFix, Rule: "E4", Why: fmt.Sprintf("triage %d finding(s), fix Tier 1, one commit", len(p.Triage))})
+		if f.Fork {
+			out = append(out, Effect{Kind: EffectFix, Rule: "B5", Why: fmt.Sprintf("triage %d finding(s); fork PR: report-only — no fixer, no test command, no push", len(p.Triage)), ReportOnly: true})
+			break
+		}
+		out = append(out, Effect{Kind: EffectFix, Rule: "E4", Why: fmt.Sprintf("triage %d finding(s), fix Tier 1 and approved Tier 2, test each", len(p.Triage))})
 	case ActionHandBack:
 		if items := issuesToFile(st, f); len(items) > 0 {
 			out = append(out, Effect{Kind: EffectFileIssues, Rule: "J5", Why: "non-blocking items are filed as follow-up issues", Items: items})
@@ -325,11 +344,38 @@ func RecordIssue(st state.State, id, url string) state.State {
 	return s
 }
 
+// CommitEffects follow a fix once its results are recorded: its kept
+// changes are committed and pushed only when there are some and the loop
+// is still live (recording the fix may end it, B1).
+func CommitEffects(st state.State, changes bool) []Effect {
+	if !changes || st.Status != state.StatusActive {
+		return nil
+	}
+	return []Effect{{Kind: EffectCommit, Rule: "B6", Why: "one commit per cycle, saved ahead of the push (E5)"}}
+}
+
+// MayAct says why a cycle may not go on, "" when it may: a pull request
+// that is no longer open gets no new loop.
+func MayAct(st state.State, prState string) string {
+	if prState != "" && prState != "OPEN" && st.Status == "" {
+		return "is not OPEN — current state: " + prState
+	}
+	return ""
+}
+
+// WorthWaiting reports whether an in-job wait of budget may see anything
+// new: not when the plan's next wake comes later (an engine's quota
+// cooldown, T8): the run ends and the sweep or an event wakes the loop.
+func WorthWaiting(p Plan, now time.Time, budget time.Duration) bool {
+	return p.WakeAt.IsZero() || p.WakeAt.Sub(now) <= budget
+}
+
 // Closing are a cycle's last writes: the status comment with the merge
 // gate (checked when the cycle claimed it), the live label, and the
 // re-dispatch when the cycle triggered or pushed (W5: comments and pushes
 // made with GITHUB_TOKEN start no workflow).
-func Closing(st state.State, f Facts, claimed, acted bool) []Effect {
+func Closing(p Plan, st state.State, f Facts, claimed, pushed bool) []Effect {
+	acted := p.Action == ActionTrigger || pushed
 	out := []Effect{{Kind: EffectSave, Rule: "SC1", Why: "the cycle's report, state and gate", Checked: claimed}}
 	out = append(out, labelEffects(st, f)...)
 	if acted && st.Status == state.StatusActive && f.Workflow != "" {

@@ -109,7 +109,7 @@ func TestRule_SW1_TheLiveLabelFollowsTheLoop(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, e := range Closing(tc.st, Facts{Labeled: tc.labeled}, false, false) {
+			for _, e := range Closing(Plan{}, tc.st, Facts{Labeled: tc.labeled}, false, false) {
 				if e.Kind == EffectLabel {
 					got = append(got, map[bool]string{true: "add", false: "remove"}[e.Add])
 				}
@@ -129,23 +129,28 @@ func TestRule_W5_ReDispatchOnlyAfterActingWhileLive(t *testing.T) {
 	has := func(es []Effect) bool {
 		return slices.ContainsFunc(es, func(e Effect) bool { return e.Kind == EffectRedispatch })
 	}
-	if !has(Closing(activeState(), Facts{Workflow: "review-loop.yml"}, true, true)) {
-		t.Fatal("an acting live cycle is not re-dispatched")
+	trigger := Plan{Action: ActionTrigger}
+	if !has(Closing(trigger, activeState(), Facts{Workflow: "review-loop.yml"}, true, false)) {
+		t.Fatal("a live cycle that triggered is not re-dispatched")
+	}
+	if !has(Closing(Plan{Action: ActionFix}, activeState(), Facts{Workflow: "review-loop.yml"}, true, true)) {
+		t.Fatal("a live cycle that pushed is not re-dispatched")
 	}
 	for name, es := range map[string][]Effect{
-		"not acted":   Closing(activeState(), Facts{Workflow: "review-loop.yml"}, true, false),
-		"handed back": Closing(done, Facts{Workflow: "review-loop.yml"}, true, true),
-		"no workflow": Closing(activeState(), Facts{}, true, true),
+		"fixed, not pushed": Closing(Plan{Action: ActionFix}, activeState(), Facts{Workflow: "review-loop.yml"}, true, false),
+		"waited":            Closing(Plan{Action: ActionWait}, activeState(), Facts{Workflow: "review-loop.yml"}, true, false),
+		"handed back":       Closing(trigger, done, Facts{Workflow: "review-loop.yml"}, true, true),
+		"no workflow":       Closing(trigger, activeState(), Facts{}, true, true),
 	} {
 		if has(es) {
 			t.Errorf("%s: re-dispatched: %v", name, es)
 		}
 	}
 	// The closing save is checked exactly when the cycle claimed.
-	if es := Closing(activeState(), Facts{}, false, false); es[0].Kind != EffectSave || es[0].Checked {
+	if es := Closing(Plan{}, activeState(), Facts{}, false, false); es[0].Kind != EffectSave || es[0].Checked {
 		t.Fatalf("closing of an unclaimed cycle: %+v", es)
 	}
-	if es := Closing(activeState(), Facts{}, true, false); !es[0].Checked {
+	if es := Closing(Plan{}, activeState(), Facts{}, true, false); !es[0].Checked {
 		t.Fatalf("closing of a claimed cycle: %+v", es)
 	}
 }
@@ -323,7 +328,7 @@ func TestRule_SW1_AdmitVisitsOnlyLiveLoops(t *testing.T) {
 func TestPlan_EffectsPrintWithTheirRules(t *testing.T) {
 	c := PlanCycle(Plan{Action: ActionTrigger, Why: "T2: bugbot has not reviewed abc1234", Triggers: []TriggerRequest{{Engine: "bugbot", SHA: "abc1234def"}}},
 		activeState(), Facts{Workflow: "review-loop.yml"})
-	es := append(c.Effects, Closing(activeState(), Facts{Workflow: "review-loop.yml"}, true, true)...)
+	es := append(c.Effects, Closing(c.Plan, activeState(), Facts{Workflow: "review-loop.yml"}, true, false)...)
 	got := FormatEffects(es)
 	for _, want := range []string{"1. claim the status comment", "(SC1)", "2. trigger bugbot@abc1234", "(T2)", "3. save the status comment (checked)", "add label review-loop:live", "(SW1)", "re-dispatch", "(W5)"} {
 		if !strings.Contains(got, want) {
@@ -388,7 +393,7 @@ func TestRule_J5_RecordIssueKeepsTheURLAndFilesOnce(t *testing.T) {
 // comment is written twice, and the label and the re-dispatch once each;
 // a later write counts what comes after it.
 func TestRule_CL1_RequestsAheadOfTheWrite(t *testing.T) {
-	closing := Closing(activeState(), Facts{Workflow: "review-loop.yml"}, true, true)
+	closing := Closing(Plan{Action: ActionTrigger}, activeState(), Facts{Workflow: "review-loop.yml"}, true, false)
 	for _, tc := range []struct {
 		name          string
 		es            []Effect
@@ -403,5 +408,54 @@ func TestRule_CL1_RequestsAheadOfTheWrite(t *testing.T) {
 		if r, w := RequestsAhead(tc.es, tc.new); r != tc.reads || w != tc.writes {
 			t.Errorf("%s: %d reads, %d writes, want %d, %d", tc.name, r, w, tc.reads, tc.writes)
 		}
+	}
+}
+
+// B5, B1, B6: a fork PR's fix is triage only; a fix's changes are
+// committed and pushed only while the loop is live.
+func TestRule_B5_AForkIsTriagedOnlyAndAnEndedLoopCommitsNothing(t *testing.T) {
+	es := ActionEffects(Plan{Action: ActionFix, Triage: []Finding{{ID: "a"}}}, activeState(), Facts{Fork: true})
+	if len(es) != 1 || es[0].Kind != EffectFix || !es[0].ReportOnly || es[0].Rule != "B5" {
+		t.Fatalf("fork: %+v", es)
+	}
+	if es := ActionEffects(Plan{Action: ActionFix}, activeState(), Facts{}); es[0].ReportOnly {
+		t.Fatalf("not a fork: %+v", es)
+	}
+	if es := CommitEffects(activeState(), true); len(es) != 1 || es[0].Kind != EffectCommit {
+		t.Fatalf("live loop with changes: %+v", es)
+	}
+	done := state.New()
+	done.Status = state.StatusDone
+	if es := CommitEffects(done, true); len(es) != 0 {
+		t.Fatalf("an ended loop commits: %+v", es)
+	}
+	if es := CommitEffects(activeState(), false); len(es) != 0 {
+		t.Fatalf("no changes, yet a commit: %+v", es)
+	}
+}
+
+// H8: a closed or merged PR gets no new loop; an existing loop goes on
+// to hand back.
+func TestRule_H8_AClosedPRGetsNoNewLoop(t *testing.T) {
+	if why := MayAct(state.New(), "MERGED"); !strings.Contains(why, "MERGED") {
+		t.Fatalf("merged, no loop: %q", why)
+	}
+	if why := MayAct(activeState(), "CLOSED"); why != "" {
+		t.Fatalf("closed with a loop: %q", why)
+	}
+	if why := MayAct(state.New(), "OPEN"); why != "" {
+		t.Fatalf("open: %q", why)
+	}
+}
+
+// T8: an in-job wait is worth it only when the next planned wake falls
+// within its budget.
+func TestRule_T8_NoInJobWaitBeforeThePlannedWake(t *testing.T) {
+	now := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	if !WorthWaiting(Plan{}, now, time.Minute) || !WorthWaiting(Plan{WakeAt: now.Add(time.Minute)}, now, time.Minute) {
+		t.Fatal("a wait within the budget is not worth it")
+	}
+	if WorthWaiting(Plan{WakeAt: now.Add(time.Hour)}, now, time.Minute) {
+		t.Fatal("waited in the job for a wake an hour away")
 	}
 }
