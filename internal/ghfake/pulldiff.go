@@ -93,13 +93,7 @@ func rawDiff(ctx context.Context, bare, from, to string) ([]byte, error) {
 // pullJSON is the pull request as pulls/get answers it as JSON.
 func (f *Fake) pullJSON(w http.ResponseWriter, p *pr) {
 	m := f.pullSimpleJSON(p)
-	ctx := context.Background()
-	changed := 0
-	if mb, err := git(ctx, p.repo.bare, "merge-base", readRef(p.repo.bare, p.BaseRef), p.headSHA); err == nil {
-		if names, _ := git(ctx, p.repo.bare, "diff", "--name-only", mb, p.headSHA); names != "" {
-			changed = len(strings.Split(names, "\n"))
-		}
-	}
+	changed := p.changedFiles()
 	reviewComments := 0
 	for _, t := range p.Threads {
 		reviewComments += len(t.Comments)
@@ -152,4 +146,19 @@ func getCommit(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	c["stats"] = map[string]any{"additions": add, "deletions": del, "total": add + del}
 	c["files"] = files
 	writeJSON(w, http.StatusOK, c)
+}
+
+// changedFiles is how many files the PR changes: from the merge base of
+// its base branch and head to the head.
+func (p *pr) changedFiles() int {
+	ctx := context.Background()
+	mb, err := git(ctx, p.repo.bare, "merge-base", readRef(p.repo.bare, p.BaseRef), p.headSHA)
+	if err != nil {
+		return 0
+	}
+	names, _ := git(ctx, p.repo.bare, "diff", "--name-only", mb, p.headSHA)
+	if names == "" {
+		return 0
+	}
+	return len(strings.Split(names, "\n"))
 }
