@@ -144,7 +144,7 @@ func (c *prCycle) fixerCommitFiles(ctx context.Context, cmp *github.Comparison) 
 func pushHistory(base, head string, cmp *github.Comparison) *loop.PushHistory {
 	p := &loop.PushHistory{Base: base, Head: head, Status: cmp.Status}
 	for _, cm := range cmp.Commits {
-		hc := loop.HeadCommit{SHA: cm.SHA, Message: cm.Message, AuthorLogin: cm.AuthorLogin, AuthorEmail: cm.AuthorEmail}
+		hc := loop.HeadCommit{SHA: cm.SHA, Parent: cm.Parent, Message: cm.Message, AuthorLogin: cm.AuthorLogin, AuthorEmail: cm.AuthorEmail}
 		for _, f := range cm.Files {
 			h, err := git.ParsePatch(f.Path, f.Patch)
 			if err != nil {
