@@ -42,13 +42,11 @@ func TestRule_CV5_AnEngineFixersCommitIsReadOnItsOwnOnlyAmongSeveral(t *testing.
 			var fixer string
 			for i, a := range c.authors {
 				files := map[string]string{"notes/" + string(rune('a'+i)) + ".txt": "x\n"}
-				var sha string
 				var err error
 				if a == "" {
-					sha, err = w.fake.PushCommit("octo", "app", "feature", files, "a person's commit")
+					_, err = w.fake.PushCommit("octo", "app", "feature", files, "a person's commit")
 				} else {
-					sha, err = w.fake.PushCommitAs("octo", "app", "feature", files, "Apply Bugbot Autofix suggestion", a)
-					fixer = sha
+					fixer, err = w.fake.PushCommitAs("octo", "app", "feature", files, "Apply Bugbot Autofix suggestion", a)
 				}
 				if err != nil {
 					t.Fatal(err)
