@@ -190,6 +190,7 @@ var meanings = map[string][]meaning{
 		m(1, rv, "actionable-comments", finished, 1, false),
 		m(2, rv, "review-status-body", finished, -1, false),
 	},
+	"coderabbit/12-inline-nitpick-assertive-partcad-pr220.md": {m(0, in, un, finding, -1, false)},
 	"coderabbit/11-action-not-completed-already-reviewed-lhpaul-issue1591.md": {
 		m(0, cm, "refusal", notProof, -1, false),
 		m(1, cm, un, doc, -1, false),

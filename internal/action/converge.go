@@ -70,6 +70,7 @@ func (c *prCycle) pushes(ctx context.Context) *loop.PushHistory {
 		c.Log.Warn("reading the commits pushed since the last look (CV4, CV5)", "base", base, "head", head, "err", err)
 		return nil
 	}
+	c.fixerCommitFiles(ctx, cmp)
 	c.pushHistory = pushHistory(base, head, cmp)
 	c.pushHistory.Undone = c.undone(ctx, head, cmp)
 	return c.pushHistory
@@ -110,10 +111,44 @@ func (c *prCycle) undone(ctx context.Context, head string, since *github.Compari
 	return []string{fc.SHA}
 }
 
+// maxFixerCommitReads bounds the commits of engine fixers read one by one
+// in a cycle (CV5); a later one is judged by its message alone.
+const maxFixerCommitReads = 10
+
+// fixerCommitFiles fills in the changed files of each new commit by an
+// engine fixer when the compare held several commits (its files are then
+// those of all of them together): the commit's own diff, one request per
+// engine-fixer commit and none for anyone else's (CV5). A commit that
+// cannot be read keeps no files (logged): only its message then says what
+// it fixed.
+func (c *prCycle) fixerCommitFiles(ctx context.Context, cmp *github.Comparison) {
+	if len(cmp.Commits) < 2 {
+		return // a single commit's files are the compare's own
+	}
+	reads := 0
+	for i := range cmp.Commits {
+		cm := &cmp.Commits[i]
+		if len(cm.Files) > 0 || loop.EngineFixer(cm.AuthorLogin, cm.AuthorEmail) == "" {
+			continue
+		}
+		if reads == maxFixerCommitReads {
+			c.Log.Info("more engine-fixer commits than are read one by one; the rest are judged by their messages (CV5)", "read", reads)
+			return
+		}
+		reads++
+		files, err := c.gh.CommitFiles(ctx, c.owner, c.repo, cm.SHA)
+		if err != nil {
+			c.Log.Warn("reading the lines an engine fixer's commit changed (CV5)", "commit", cm.SHA, "err", err)
+			continue
+		}
+		cm.Files = files
+	}
+}
+
 func pushHistory(base, head string, cmp *github.Comparison) *loop.PushHistory {
 	p := &loop.PushHistory{Base: base, Head: head, Status: cmp.Status}
 	for _, cm := range cmp.Commits {
-		hc := loop.HeadCommit{SHA: cm.SHA, Message: cm.Message, AuthorLogin: cm.AuthorLogin, AuthorEmail: cm.AuthorEmail}
+		hc := loop.HeadCommit{SHA: cm.SHA, Parent: cm.Parent, Message: cm.Message, AuthorLogin: cm.AuthorLogin, AuthorEmail: cm.AuthorEmail}
 		for _, f := range cm.Files {
 			h, err := git.ParsePatch(f.Path, f.Patch)
 			if err != nil {

@@ -129,31 +129,7 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 	}
 	apiBase := fmt.Sprintf("%s/repos/%s/%s", api, rp.owner, rp.name)
 	html := "https://github.com/" + rp.owner + "/" + rp.name
-	commit := func(sha string) map[string]any {
-		raw := must(git(ctx, rp.bare, "show", "-s", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%P%x00%B", sha))
-		p := strings.SplitN(raw, "\x00", 8)
-		for len(p) < 8 {
-			p = append(p, "")
-		}
-		person := func(name, email, date string) map[string]any {
-			return map[string]any{"name": name, "email": email, "date": date}
-		}
-		var author any
-		if m := noreplyRe.FindStringSubmatch(p[1]); m != nil {
-			author = f.simpleUser(m[1] + m[2])
-		}
-		var parents []any
-		for _, ps := range strings.Fields(p[6]) {
-			parents = append(parents, map[string]any{"sha": ps, "url": apiBase + "/commits/" + ps, "html_url": html + "/commit/" + ps})
-		}
-		if parents == nil {
-			parents = []any{}
-		}
-		return map[string]any{"url": apiBase + "/commits/" + sha, "sha": sha, "node_id": "C_" + sha, "html_url": html + "/commit/" + sha,
-			"comments_url": apiBase + "/commits/" + sha + "/comments", "author": author, "committer": nil, "parents": parents,
-			"commit": map[string]any{"url": apiBase + "/git/commits/" + sha, "author": person(p[0], p[1], p[2]), "committer": person(p[3], p[4], p[5]),
-				"message": strings.TrimRight(p[7], "\n"), "comment_count": 0, "tree": map[string]any{"sha": sha, "url": apiBase + "/git/trees/" + sha}}}
-	}
+	commit := func(sha string) map[string]any { return f.commitJSONLocked(ctx, rp, sha) }
 	commits := []any{}
 	if list := must(git(ctx, rp.bare, "rev-list", "--reverse", base+".."+head)); list != "" {
 		for _, sha := range strings.Fields(list) {
@@ -162,31 +138,73 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 	}
 	files := []any{}
 	if mb != "" {
-		for _, line := range strings.Split(must(git(ctx, rp.bare, "diff", "--numstat", "--no-renames", mb, head)), "\n") {
-			fs := strings.SplitN(line, "\t", 3)
-			if len(fs) < 3 {
-				continue
-			}
-			patch := must(git(ctx, rp.bare, "diff", "--no-color", "--no-renames", mb, head, "--", fs[2]))
-			if i := strings.Index(patch, "\n@@ "); i >= 0 {
-				patch = patch[i+1:]
-			}
-			st := "modified"
-			if _, err := git(ctx, rp.bare, "cat-file", "-e", head+":"+fs[2]); err != nil {
-				st = "removed"
-			} else if _, err := git(ctx, rp.bare, "cat-file", "-e", mb+":"+fs[2]); err != nil {
-				st = "added"
-			}
-			add, del := atoi(fs[0]), atoi(fs[1])
-			files = append(files, map[string]any{"sha": head, "filename": fs[2], "status": st, "additions": add, "deletions": del, "changes": add + del,
-				"blob_url": html + "/blob/" + head + "/" + fs[2], "raw_url": html + "/raw/" + head + "/" + fs[2],
-				"contents_url": apiBase + "/contents/" + fs[2] + "?ref=" + head, "patch": patch})
-		}
+		files = filesJSON(ctx, rp, mb, head)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"url": apiBase + "/compare/" + base + "..." + head, "html_url": html + "/compare/" + base + "..." + head,
 		"permalink_url": html + "/compare/" + base + "..." + head, "diff_url": html + "/compare/" + base + "..." + head + ".diff",
 		"patch_url": html + "/compare/" + base + "..." + head + ".patch", "base_commit": commit(base), "merge_base_commit": commit(orDefault(mb, base)),
 		"status": status, "ahead_by": ahead, "behind_by": behind, "total_commits": ahead, "commits": commits, "files": files})
+}
+
+// filesJSON are the files that differ from from to head, with their
+// patches (hunks without file headers), as compare and commit answers list
+// them.
+func filesJSON(ctx context.Context, rp *repo, from, head string) []any {
+	apiBase := fmt.Sprintf("%s/repos/%s/%s", api, rp.owner, rp.name)
+	html := "https://github.com/" + rp.owner + "/" + rp.name
+	files := []any{}
+	for _, line := range strings.Split(must(git(ctx, rp.bare, "diff", "--numstat", "--no-renames", from, head)), "\n") {
+		fs := strings.SplitN(line, "\t", 3)
+		if len(fs) < 3 {
+			continue
+		}
+		patch := must(git(ctx, rp.bare, "diff", "--no-color", "--no-renames", from, head, "--", fs[2]))
+		if i := strings.Index(patch, "\n@@ "); i >= 0 {
+			patch = patch[i+1:]
+		}
+		st := "modified"
+		if _, err := git(ctx, rp.bare, "cat-file", "-e", head+":"+fs[2]); err != nil {
+			st = "removed"
+		} else if _, err := git(ctx, rp.bare, "cat-file", "-e", from+":"+fs[2]); err != nil {
+			st = "added"
+		}
+		add, del := atoi(fs[0]), atoi(fs[1])
+		files = append(files, map[string]any{"sha": head, "filename": fs[2], "status": st, "additions": add, "deletions": del, "changes": add + del,
+			"blob_url": html + "/blob/" + head + "/" + fs[2], "raw_url": html + "/raw/" + head + "/" + fs[2],
+			"contents_url": apiBase + "/contents/" + fs[2] + "?ref=" + head, "patch": patch})
+	}
+	return files
+}
+
+// commitJSONLocked is a commit as GitHub's compare and commit answers
+// carry it: its author is the GitHub account its noreply address names,
+// null otherwise. f.mu is held.
+func (f *Fake) commitJSONLocked(ctx context.Context, rp *repo, sha string) map[string]any {
+	apiBase := fmt.Sprintf("%s/repos/%s/%s", api, rp.owner, rp.name)
+	html := "https://github.com/" + rp.owner + "/" + rp.name
+	raw := must(git(ctx, rp.bare, "show", "-s", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%P%x00%B", sha))
+	p := strings.SplitN(raw, "\x00", 8)
+	for len(p) < 8 {
+		p = append(p, "")
+	}
+	person := func(name, email, date string) map[string]any {
+		return map[string]any{"name": name, "email": email, "date": date}
+	}
+	var author any
+	if m := noreplyRe.FindStringSubmatch(p[1]); m != nil {
+		author = f.simpleUser(m[1] + m[2])
+	}
+	var parents []any
+	for _, ps := range strings.Fields(p[6]) {
+		parents = append(parents, map[string]any{"sha": ps, "url": apiBase + "/commits/" + ps, "html_url": html + "/commit/" + ps})
+	}
+	if parents == nil {
+		parents = []any{}
+	}
+	return map[string]any{"url": apiBase + "/commits/" + sha, "sha": sha, "node_id": "C_" + sha, "html_url": html + "/commit/" + sha,
+		"comments_url": apiBase + "/commits/" + sha + "/comments", "author": author, "committer": nil, "parents": parents,
+		"commit": map[string]any{"url": apiBase + "/git/commits/" + sha, "author": person(p[0], p[1], p[2]), "committer": person(p[3], p[4], p[5]),
+			"message": strings.TrimRight(p[7], "\n"), "comment_count": 0, "tree": map[string]any{"sha": sha, "url": apiBase + "/git/trees/" + sha}}}
 }
 
 func must(s string, _ error) string { return s }

@@ -392,6 +392,10 @@ func (e *gqlExec) prObj(p *pr) *obj {
 			return p.HeadRef, nil
 		case "baseRefName":
 			return p.BaseRef, nil
+		case "baseRefOid":
+			return readRef(r.bare, p.BaseRef), nil
+		case "changedFiles":
+			return p.changedFiles(), nil
 		case "isCrossRepository":
 			return p.Fork, nil
 		case "headRepository", "baseRepository":

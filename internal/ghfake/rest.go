@@ -55,6 +55,8 @@ func buildMux() {
 	h("DELETE /repos/{owner}/{repo}/issues/{number}/labels/{name}", removeLabel)
 	h("GET /repos/{owner}/{repo}/branches/{branch...}", getBranch)
 	h("GET /repos/{owner}/{repo}/compare/{basehead}", compareCommits)
+	h("GET /repos/{owner}/{repo}/pulls/{number}", getPull)
+	h("GET /repos/{owner}/{repo}/commits/{ref}", getCommit)
 	h("GET /repos/{owner}/{repo}/contents/{path...}", getContent)
 	h("GET /repos/{owner}/{repo}/collaborators/{username}/permission", getCollaboratorPermission)
 	h("GET /repos/{owner}/{repo}/pulls/{number}/reviews", listReviews)

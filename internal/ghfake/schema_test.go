@@ -52,7 +52,7 @@ var subsetFields = map[string][]string{
 	"PullRequestReviewState":               nil,
 	"CommentAuthorAssociation":             nil,
 	"PageInfo":                             {"hasNextPage", "hasPreviousPage", "startCursor", "endCursor"},
-	"PullRequest":                          {"id", "number", "url", "title", "body", "state", "isDraft", "author", "headRefOid", "headRefName", "baseRefName", "isCrossRepository", "headRepository", "baseRepository", "additions", "deletions", "createdAt", "commits", "reviews", "reviewThreads", "comments", "reviewRequests", "labels"},
+	"PullRequest":                          {"id", "number", "url", "title", "body", "state", "isDraft", "author", "headRefOid", "headRefName", "baseRefName", "baseRefOid", "changedFiles", "isCrossRepository", "headRepository", "baseRepository", "additions", "deletions", "createdAt", "commits", "reviews", "reviewThreads", "comments", "reviewRequests", "labels"},
 	"PullRequestConnection":                {"totalCount", "nodes", "pageInfo"},
 	"PullRequestCommit":                    {"id", "commit"},
 	"PullRequestCommitConnection":          {"totalCount", "nodes", "pageInfo"},

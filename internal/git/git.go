@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -84,6 +85,7 @@ type execOpts struct {
 	extraEnv []string
 	stdin    []byte
 	files    []*os.File
+	stdout   io.Writer // nil: buffered and returned
 }
 
 // exec runs git with the hardening flags in an isolated environment
@@ -113,6 +115,9 @@ func (r *Runner) exec(ctx context.Context, o execOpts, args ...string) (string, 
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
+	if o.stdout != nil {
+		cmd.Stdout = o.stdout
+	}
 	cmd.Stderr = &stderr
 	if err := reap.Run(cmd); err != nil {
 		return stdout.String(), &CommandError{Args: slices.Clone(args), Output: stderr.String() + stdout.String(), Err: err}

@@ -68,18 +68,74 @@ func ParseDiff(diff string) ([]FileHunks, error) {
 	return kept, nil
 }
 
-// ParsePatch reads the hunks of one file's patch as GitHub's compare API
-// returns it (files[].patch: hunks without file headers).
+// ParsePatch reads the lines one file's patch changed, as GitHub's
+// compare and commit APIs return it (files[].patch: hunks without file
+// headers, with context lines). Context lines are not changed lines: each
+// run of removed and added lines is one range on each side (a pure
+// insertion marks the old line it follows, a pure deletion the new line
+// it follows).
 func ParsePatch(path, patch string) (FileHunks, error) {
 	f := FileHunks{Path: path}
+	o, n := 0, 0     // the next old and new line numbers
+	ro, rn := -1, -1 // where the current run of changes started; -1: none
+	inHunk, deleted := false, false
+	flush := func() {
+		if ro < 0 {
+			return
+		}
+		f.Old = append(f.Old, changedRun(ro, o))
+		if !deleted {
+			f.New = append(f.New, changedRun(rn, n))
+		}
+		ro, rn = -1, -1
+	}
 	for _, line := range strings.Split(patch, "\n") {
-		if strings.HasPrefix(line, "@@ ") {
-			if err := addHunk(&f, line); err != nil {
+		switch {
+		case strings.HasPrefix(line, "@@ "):
+			flush()
+			h := FileHunks{}
+			if err := addHunk(&h, line); err != nil {
 				return f, fmt.Errorf("%s: %w", path, err)
 			}
+			fields := strings.Fields(line)
+			osta, oc, _ := hunkRange(fields[1][1:])
+			ns, nc, _ := hunkRange(fields[2][1:])
+			o, n, deleted = osta, ns, ns == 0 && nc == 0
+			if oc == 0 {
+				o = osta + 1
+			}
+			if nc == 0 {
+				n = ns + 1
+			}
+			inHunk = true
+		case !inHunk || strings.HasPrefix(line, "\\"):
+			// before the first hunk, or "\ No newline at end of file"
+		case strings.HasPrefix(line, "-"), strings.HasPrefix(line, "+"):
+			if ro < 0 {
+				ro, rn = o, n
+			}
+			if line[0] == '-' {
+				o++
+			} else {
+				n++
+			}
+		default:
+			flush()
+			o++
+			n++
 		}
 	}
+	flush()
 	return f, nil
+}
+
+// changedRun is the range of a run of changes from line start up to (not
+// including) next on one side; an empty run marks the line it follows.
+func changedRun(start, next int) LineRange {
+	if next > start {
+		return LineRange{max(start, 1), max(next-1, 1)}
+	}
+	return LineRange{max(start-1, 1), max(start-1, 1)}
 }
 
 func diffPath(s, prefix string) string {

@@ -51,6 +51,40 @@ func TestRule_CV5_PatchHunksOfTheCompareAPI(t *testing.T) {
 	}
 }
 
+// TestRule_CV5_PatchContextLinesAreNotTouched: GitHub's patches carry
+// three lines of context around each change; the lines a commit replaced
+// are its removed lines only (a pure insertion: the line it follows), not
+// the whole hunk, or a finding next to an engine fixer's change would be
+// taken for fixed by it.
+func TestRule_CV5_PatchContextLinesAreNotTouched(t *testing.T) {
+	patch := "@@ -25,7 +25,7 @@ func Max(a, b int) int {\n \treturn b\n }\n \n-// Sub returns b minus a.\n+// Sub returns a minus b.\n func Sub(a, b int) int {\n-\treturn b - a\n+\treturn a - b\n }" +
+		"\n@@ -40,3 +40,4 @@\n a\n b\n+c\n d\n\\ No newline at end of file"
+	f, err := ParsePatch("calc.go", patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.Old, []LineRange{{28, 28}, {30, 30}, {41, 41}}) || !reflect.DeepEqual(f.New, []LineRange{{28, 28}, {30, 30}, {42, 42}}) {
+		t.Fatalf("hunks = %+v, want old 28, 30 and 41 (the insertion follows it), new 28, 30 and 42", f)
+	}
+}
+
+func FuzzParsePatch(f *testing.F) {
+	f.Add("@@ -25,3 +25,3 @@ x\n a\n-b\n+c\n d")
+	f.Add("@@ -1,2 +0,0 @@\n-a\n-b")
+	f.Add("@@ -0,0 +1 @@\n+a\n\\ No newline at end of file")
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParsePatch("x", s)
+		if err != nil {
+			return
+		}
+		for _, r := range append(h.Old, h.New...) {
+			if r.Start < 1 || r.End < r.Start {
+				t.Fatalf("range %+v from %q", r, s)
+			}
+		}
+	})
+}
+
 func FuzzParseDiff(f *testing.F) {
 	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n")
 	f.Add("@@ -0,0 +1 @@")

@@ -25,6 +25,7 @@ type ComparedCommit struct {
 	Message     string
 	AuthorLogin string // the account GitHub attributes the commit to; "" when none
 	AuthorEmail string
+	Parent      string // its first parent
 	Files       []ComparedFile
 }
 
@@ -49,6 +50,9 @@ func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*
 	for _, rc := range cmp.Commits {
 		cc := ComparedCommit{SHA: rc.GetSHA(), Message: rc.GetCommit().GetMessage(), AuthorLogin: rc.GetAuthor().GetLogin(),
 			AuthorEmail: rc.GetCommit().GetAuthor().GetEmail()}
+		if len(rc.Parents) > 0 {
+			cc.Parent = rc.Parents[0].GetSHA()
+		}
 		out.Commits = append(out.Commits, cc)
 	}
 	for _, f := range cmp.Files {

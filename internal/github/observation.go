@@ -21,12 +21,18 @@ type Observation struct {
 	HeadSHA       string
 	HeadRef       string
 	BaseRef       string
+	BaseSHA       string // the base branch's head commit (baseRefOid)
 	HeadRepo      string // owner/name of the head repository
 	IsFork        bool   // head repository differs from the base repository
 	DefaultBranch string
 	Commits       int // total commits on the PR (H7)
 	Additions     int
 	Deletions     int
+	ChangedFiles  int
+	// DiffChars is the size of the PR's diff in characters (CV6). Observe
+	// leaves it nil; the cycle fills it only when an engine's character
+	// limit needs it (ReadDiffChars), once per cycle.
+	DiffChars *int
 
 	Reviews            []Review
 	Threads            []Thread

@@ -123,13 +123,15 @@ type observeQ struct {
 			HeadRefOid        string
 			HeadRefName       string
 			BaseRefName       string
+			BaseRefOid        string
 			IsCrossRepository bool
 			HeadRepository    *struct {
 				NameWithOwner string
 			}
-			Additions  int
-			Deletions  int
-			HeadCommit struct {
+			Additions    int
+			Deletions    int
+			ChangedFiles int
+			HeadCommit   struct {
 				TotalCount int
 				Nodes      []struct {
 					Commit struct {
@@ -370,6 +372,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		HeadSHA:     fe.required("pullRequest.headRefOid", pr.HeadRefOid),
 		HeadRef:     pr.HeadRefName,
 		BaseRef:     pr.BaseRefName,
+		BaseSHA:     pr.BaseRefOid,
 		IsFork:      pr.IsCrossRepository,
 		Commits:     pr.HeadCommit.TotalCount,
 		Additions:   pr.Additions,
@@ -377,6 +380,7 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		ViewerLogin: q.Viewer.Login,
 		Complete:    true,
 	}
+	o.ChangedFiles = pr.ChangedFiles
 	if pr.HeadRepository != nil {
 		o.HeadRepo = pr.HeadRepository.NameWithOwner
 	}

@@ -49,7 +49,10 @@ type PushHistory struct {
 
 // HeadCommit is one commit pushed to the PR head by someone.
 type HeadCommit struct {
-	SHA         string
+	SHA string
+	// Parent is the commit it was made on (its first parent): the lines
+	// of Touched are numbered as in it.
+	Parent      string
 	Message     string
 	AuthorLogin string // the GitHub account the commit is attributed to, "" when none
 	AuthorEmail string
@@ -421,9 +424,11 @@ func (d *decider) engineFixed(c HeadCommit, fixer string) {
 				continue
 			}
 			hit := false
-			for _, t := range c.Touched {
-				if fs, fe := span(*f); t.Path == f.Path && f.Line > 0 && overlaps(t.Ranges, fs, fe) {
-					hit = true
+			if fs, fe, ok := linesIn(*f, c.Parent); ok {
+				for _, t := range c.Touched {
+					if t.Path == f.Path && overlaps(t.Ranges, fs, fe) {
+						hit = true
+					}
 				}
 			}
 			if t := strings.ToLower(strings.TrimSpace(f.Title)); len(t) >= 12 && strings.Contains(msg, t) {
@@ -439,6 +444,27 @@ func (d *decider) engineFixed(c HeadCommit, fixer string) {
 			d.hold(*f, "CV5", fmt.Sprintf("fixed by %s in %s; not fixed again", fixer, short(c.SHA)))
 		}
 	}
+}
+
+// linesIn are a finding's lines numbered as in commit parent, the commit
+// an engine fixer's commit was made on (CV5): its original lines when it
+// was written on that commit (an outdated finding keeps only those), else
+// its current lines while it is not outdated and the commit is unknown
+// or the one it was reviewed on. ok is false when its lines there are not
+// known: a push in between may have moved them.
+func linesIn(f Finding, parent string) (start, end int, ok bool) {
+	if parent != "" && f.OriginalCommit == parent && f.OriginalLine > 0 {
+		start = f.OriginalLine
+		if f.StartLine > 0 && f.Line > f.StartLine && !f.Outdated {
+			start -= f.Line - f.StartLine
+		}
+		return max(start, 1), f.OriginalLine, true
+	}
+	if f.Outdated || f.Line <= 0 || (parent != "" && f.ReviewSHA != parent) {
+		return 0, 0, false
+	}
+	start, end = span(f)
+	return start, end, true
 }
 
 // FixerRun is an engine fixer at work on the head (CV5).

@@ -46,6 +46,9 @@ func (w *World) autofix(a AutofixEvent) error {
 		title = "apply Bugbot's suggestion"
 	}
 	msg := "fix: " + title + "\n\nApplied by Bugbot Autofix.\n"
+	if a.Message != "" {
+		msg = a.Message
+	}
 	sha, err := w.Fake.PushCommitAs(w.Owner, w.Repo, snap.HeadRef, files, msg, BugbotAutofixAuthor)
 	if err != nil {
 		return err

@@ -280,6 +280,11 @@ type RevertEvent struct {
 type AutofixEvent struct {
 	Engine  string `yaml:"engine"`
 	Finding string `yaml:"finding"`
+	// Message is the commit's message; default "fix: <the finding's
+	// title>" with "Applied by Bugbot Autofix." A message that names
+	// nothing leaves the commit's own changed lines as the only evidence
+	// of what it fixed.
+	Message string `yaml:"message"`
 }
 
 // CheckEvent is a completed check run on the PR head: a job of the
