@@ -47,23 +47,16 @@ func ranges(rs []git.LineRange) []state.LineRange {
 	return out
 }
 
-// pushes reads, once per cycle, the commits pushed to the head since the
-// loop's last look when the head moved by a push that is not the loop's
-// (CV4, CV5): GitHub's compare of the loop's last pushed commit (else
-// the head seen last cycle) with the head. One request; nil when there is
-// nothing to read or the read failed (logged).
+// pushes reads the commits pushed to the head since the loop's last look
+// when the head moved by a push that is not the loop's (CV4, CV5):
+// GitHub's compare of loop.PushesSince with the head. One request; nil
+// when there is nothing to read or the read failed (logged). A cycle
+// reads it once, before it decides.
 func (c *prCycle) pushes(ctx context.Context) *loop.PushHistory {
 	head, st := c.obs.HeadSHA, c.st
-	if c.pushesRead {
-		return c.pushHistory
-	}
-	c.pushesRead = true
-	if head == "" || st.LastObservedSHA == "" || head == st.LastObservedSHA || head == st.LastPushSHA || head == st.PendingPushSHA {
+	base := loop.PushesSince(st, head)
+	if base == "" {
 		return nil
-	}
-	base := st.LastObservedSHA
-	if st.LastPushSHA != "" {
-		base = st.LastPushSHA
 	}
 	cmp, err := c.gh.Compare(ctx, c.owner, c.repo, base, head)
 	if err != nil {

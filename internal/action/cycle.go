@@ -54,9 +54,8 @@ type prCycle struct {
 	// decided are the won't-fix decisions the fix's replies gave, with
 	// each reply's URL (WF1), remembered once the replies are posted.
 	decided []loop.WontFixDecision
-	// pushesRead and pushHistory: the commits pushed since the last
-	// look, read once per cycle (CV4, CV5).
-	pushesRead  bool
+	// pushHistory are the commits pushed since the last look, read once
+	// per cycle before the decision (CV4, CV5).
 	pushHistory *loop.PushHistory
 }
 
@@ -131,6 +130,7 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.readBudget(ctx)
+	c.pushHistory = c.pushes(ctx)
 	before := c.st
 	judges, err := c.decide(ctx)
 	if err != nil {

@@ -244,7 +244,7 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions, ChangedChars: c.changedChars(ctx),
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
-		Pushes: c.pushes(ctx), Generated: c.generated(), FixersRunning: c.fixersRunning(),
+		Pushes: c.pushHistory, Generated: c.generated(), FixersRunning: c.fixersRunning(),
 	}
 	o.Budget, o.GraphQLBudget = loopBudgets(c.gh)
 	return o

@@ -683,3 +683,17 @@ func (d *decider) tooLargeNotices() {
 		}
 	}
 }
+
+// PushesSince is the commit from which the loop reads the commits pushed
+// since its last look (CV4, CV5): its own last pushed commit, else the
+// head it saw last cycle; "" when the head did not move, or moved by the
+// loop's own push.
+func PushesSince(st state.State, head string) string {
+	if head == "" || st.LastObservedSHA == "" || head == st.LastObservedSHA || head == st.LastPushSHA || head == st.PendingPushSHA {
+		return ""
+	}
+	if st.LastPushSHA != "" {
+		return st.LastPushSHA
+	}
+	return st.LastObservedSHA
+}

@@ -459,3 +459,26 @@ func TestRule_T8_NoInJobWaitBeforeThePlannedWake(t *testing.T) {
 		t.Fatal("waited in the job for a wake an hour away")
 	}
 }
+
+// CV4, CV5: the pushes since the last look are read only when the head
+// moved by a push that is not the loop's, from the loop's last push.
+func TestRule_CV4_PushesAreReadOnlyAfterAnOutsidePush(t *testing.T) {
+	st := activeState()
+	st.LastObservedSHA = "seen"
+	for _, tc := range []struct {
+		head, lastPush, pending, want string
+	}{
+		{"seen", "", "", ""},
+		{"moved", "", "", "seen"},
+		{"moved", "ours", "", "ours"},
+		{"ours", "ours", "", ""},
+		{"pending", "", "pending", ""},
+		{"", "", "", ""},
+	} {
+		s := st
+		s.LastPushSHA, s.PendingPushSHA = tc.lastPush, tc.pending
+		if got := PushesSince(s, tc.head); got != tc.want {
+			t.Errorf("head %q, last push %q, pending %q: %q, want %q", tc.head, tc.lastPush, tc.pending, got, tc.want)
+		}
+	}
+}
