@@ -24,12 +24,14 @@ func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
 		if c.readOnly {
 			return nil
 		}
+		c.Log.Info("effect", "pr", c.number, "do", e.String())
+		c.res.Effects = append(c.res.Effects, e)
 		if e.Kind == loop.EffectSave || e.Kind == loop.EffectClaim {
 			r, w := loop.RequestsAhead(effects[i:], c.comment == nil)
 			c.ledger.ahead = github.Counts{Reads: r, Writes: w}
+			// The state says what this cycle did and still does.
+			c.st.LastCycle = effectLines(append(slices.Clone(c.res.Effects), effects[i+1:]...))
 		}
-		c.Log.Info("effect", "pr", c.number, "do", e.String())
-		c.res.Effects = append(c.res.Effects, e)
 		err := c.do(ctx, e)
 		c.ledger.ahead = github.Counts{}
 		if err != nil {
@@ -90,6 +92,15 @@ func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
 		return fmt.Errorf("internal error: the plan has an effect this review-loop cannot carry out: %q", e.Kind)
 	}
 	return nil
+}
+
+// effectLines are effects as the reports show them.
+func effectLines(es []loop.Effect) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.String()
+	}
+	return out
 }
 
 // facts are what the plan needs of this cycle besides the decision and

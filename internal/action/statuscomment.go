@@ -33,7 +33,12 @@ const contentMarker = "<!-- review-loop:content "
 func (c *prCycle) content() (string, error) {
 	in := c.reportInput()
 	in.RunURL, in.Now = "", time.Time{}
-	body, err := state.Encode(report.StatusComment(in), c.st)
+	// The last cycle's plan says what the cycle that writes did; a cycle
+	// with nothing new to say writes nothing, whatever it planned (C2).
+	st := c.st.Clone()
+	st.LastCycle = nil
+	in.State = st
+	body, err := state.Encode(report.StatusComment(in), st)
 	if err != nil {
 		return "", err
 	}

@@ -138,7 +138,7 @@ func (e Effect) String() string {
 	case EffectTrigger:
 		names := make([]string, 0, len(e.Triggers))
 		for _, t := range e.Triggers {
-			names = append(names, t.Engine+"@"+short(t.SHA))
+			names = append(names, t.Engine+" on "+short(t.SHA))
 		}
 		what = "trigger " + strings.Join(names, ", ")
 	case EffectNoteWake:

@@ -330,7 +330,7 @@ func TestPlan_EffectsPrintWithTheirRules(t *testing.T) {
 		activeState(), Facts{Workflow: "review-loop.yml"})
 	es := append(c.Effects, Closing(c.Plan, activeState(), Facts{Workflow: "review-loop.yml"}, true, false)...)
 	got := FormatEffects(es)
-	for _, want := range []string{"1. claim the status comment", "(SC1)", "2. trigger bugbot@abc1234", "(T2)", "3. save the status comment (checked)", "add label review-loop:live", "(SW1)", "re-dispatch", "(W5)"} {
+	for _, want := range []string{"1. claim the status comment", "(SC1)", "2. trigger bugbot on abc1234", "(T2)", "3. save the status comment (checked)", "add label review-loop:live", "(SW1)", "re-dispatch", "(W5)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("plan lacks %q:\n%s", want, got)
 		}

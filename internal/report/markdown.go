@@ -67,10 +67,26 @@ func render(in Input, events int) string {
 	}
 	b.WriteString(triageTable(in))
 	b.WriteString(approvals(in))
+	b.WriteString(lastCycle(in))
 	if !s.Finished {
 		b.WriteString(costSection(in)) // the hand-back holds it once finished
 	}
 	b.WriteString(eventLog(in.State, events))
+	return b.String()
+}
+
+// lastCycle lists the effects of the cycle that wrote the state, each
+// with its rule, folded: what the loop did, in the order it did it.
+func lastCycle(in Input) string {
+	if len(in.State.LastCycle) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n<details><summary>This cycle, effect by effect</summary>\n\n")
+	for i, e := range in.State.LastCycle {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, linkRules(Escape(e, maxNoteRunes), in.RulesURL))
+	}
+	b.WriteString("\n</details>\n")
 	return b.String()
 }
 

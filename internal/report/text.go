@@ -40,6 +40,12 @@ func StatusText(in Input) string {
 		fmt.Fprintf(&b, "    check run: %s\n", stateLine(e, false))
 		fmt.Fprintf(&b, "    findings:  %s\n", findingsLine(in, e, false))
 	}
+	if len(in.State.LastCycle) > 0 {
+		b.WriteString("\nlast cycle:\n")
+		for i, e := range in.State.LastCycle {
+			fmt.Fprintf(&b, "  %d. %s\n", i+1, Plain(e, maxNoteRunes))
+		}
+	}
 	b.WriteString("\ntriage:\n")
 	if len(in.State.Triage) == 0 {
 		b.WriteString("  (no findings triaged yet)\n")

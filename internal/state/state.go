@@ -125,6 +125,10 @@ type State struct {
 	Installed map[string]bool `json:"installed,omitempty"`
 	// LargePR is set when the PR is large (H7).
 	LargePR bool `json:"large_pr,omitempty"`
+	// LastCycle is the plan of the cycle that last wrote the state: its
+	// effects in order, each with its rule, for the reports. It is not
+	// part of what an idle wake compares (C2).
+	LastCycle []string `json:"last_cycle,omitempty"`
 	// WontFix remembers DISAGREE and won't-fix decisions by an
 	// engine-agnostic fingerprint, so a finding raised again by any engine
 	// on a later head is answered with the earlier rationale (WF1). Added
@@ -343,6 +347,7 @@ func (s State) HasNotice(key string) bool { return slices.Contains(s.Notices, ke
 func (s State) Clone() State {
 	c := s
 	c.Engines = slices.Clone(s.Engines)
+	c.LastCycle = slices.Clone(s.LastCycle)
 	if s.NoProgress != nil {
 		c.NoProgress = make(map[string]map[string]int, len(s.NoProgress))
 		for e, m := range s.NoProgress {
