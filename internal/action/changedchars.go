@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/state"
 )
 
 // GitHub's own limits on a pull request diff it serves: over them it
@@ -27,10 +28,30 @@ const (
 // such (S7).
 func (c *prCycle) changedChars(ctx context.Context) int {
 	if c.obs.DiffChars == nil {
-		n := c.readChangedChars(ctx)
+		n, known := c.savedChangedChars()
+		if !known {
+			n = c.readChangedChars(ctx)
+		}
 		c.obs.DiffChars = &n
 	}
 	return *c.obs.DiffChars
+}
+
+// keepChangedChars saves the count read for this base and head with the
+// decided state, so a wake on the same commits does not read it again.
+func (c *prCycle) keepChangedChars() {
+	if n := c.obs.DiffChars; n != nil && *n > 0 && c.obs.HeadSHA != "" {
+		c.st.DiffChars = &state.DiffChars{Base: c.obs.BaseSHA, Head: c.obs.HeadSHA, Chars: *n}
+	}
+}
+
+// savedChangedChars is the count a cycle on the same base and head saved.
+func (c *prCycle) savedChangedChars() (int, bool) {
+	d := c.st.DiffChars
+	if d == nil || d.Head != c.obs.HeadSHA || d.Base != c.obs.BaseSHA || c.obs.HeadSHA == "" {
+		return 0, false
+	}
+	return d.Chars, true
 }
 
 // needsChangedChars reports whether a selected, installed engine has a

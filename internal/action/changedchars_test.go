@@ -107,6 +107,18 @@ func TestRule_CV6_TheCharacterCountCostsNoRequestUnlessNeeded(t *testing.T) {
 		}
 		return w
 	}
+	t.Run("a second wake on the same head", func(t *testing.T) {
+		t.Parallel()
+		w := treeless(t, ghfake.PROptions{})
+		for i := 0; i < 3; i++ {
+			if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), bugbotIn()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := w.diffReads("1"); n != 1 {
+			t.Fatalf("%d reads of the diff in three wakes on one head, want 1: the count is saved with the commits it was made on", n)
+		}
+	})
 	t.Run("no engine with a character limit", func(t *testing.T) {
 		t.Parallel()
 		w := treeless(t, ghfake.PROptions{})

@@ -219,12 +219,14 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 	}
 	before := c.st
 	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	c.keepChangedChars()
 	if c.plan.Action == loop.ActionFix && c.needsTree() {
 		if err := c.ensureTree(ctx, "fixes"); err != nil {
 			return nil, err
 		}
 		c.fillContextHashes(ctx)
 		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+		c.keepChangedChars()
 	}
 	c.res.Plan = c.plan
 	return judges, nil

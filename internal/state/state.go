@@ -75,6 +75,13 @@ var EventNames = []string{
 // loop counts it toward every engine, which is what version 0 did.
 const LegacyEngine = "*"
 
+// DiffChars is a diff's size in characters between two commits.
+type DiffChars struct {
+	Base  string `json:"base"`
+	Head  string `json:"head"`
+	Chars int    `json:"chars"`
+}
+
 // State is everything the loop needs to resume on the next workflow run.
 // Every value a bound depends on is here (rule SC1).
 type State struct {
@@ -125,6 +132,10 @@ type State struct {
 	Installed map[string]bool `json:"installed,omitempty"`
 	// LargePR is set when the PR is large (H7).
 	LargePR bool `json:"large_pr,omitempty"`
+	// DiffChars is the PR diff's size in characters, counted for the
+	// engines' character limits (CV6), for the base and head it was
+	// counted on: a wake on the same commits reads it again from here.
+	DiffChars *DiffChars `json:"diff_chars,omitempty"`
 	// LastCycle is the plan of the cycle that last wrote the state: its
 	// effects in order, each with its rule, for the reports. It is not
 	// part of what an idle wake compares (C2).
@@ -348,6 +359,10 @@ func (s State) Clone() State {
 	c := s
 	c.Engines = slices.Clone(s.Engines)
 	c.LastCycle = slices.Clone(s.LastCycle)
+	if s.DiffChars != nil {
+		d := *s.DiffChars
+		c.DiffChars = &d
+	}
 	if s.NoProgress != nil {
 		c.NoProgress = make(map[string]map[string]int, len(s.NoProgress))
 		for e, m := range s.NoProgress {

@@ -43,6 +43,7 @@ func full() State {
 		Notices:       []string{"dispatch-setup", "resolve-permission"},
 		Installed:     map[string]bool{"claude": true},
 		LargePR:       true,
+		DiffChars:     &DiffChars{Base: "b", Head: "h", Chars: 3},
 		LastCycle:     []string{"claim the status comment (SC1)", "trigger copilot on abc1234 (T2)"},
 		WontFix: []WontFix{{Path: "a.go", Title: "Max returns the smaller value", Context: "e85eab81fac8085d", FindingID: "copilot-4",
 			Engine: "copilot", CommentID: 2233029569, Reason: "intended", ReplyURL: "https://github.com/o/r/pull/1#discussion_r2233029572",
