@@ -56,10 +56,6 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 		c.st = st
 	}
 	c.notices = append(c.notices, p.Notices...)
-	if cmd.Kind == event.CommandResolveStale && p.End == loop.CommandReports {
-		c.selectEnginesQuiet()
-		c.observeEngines()
-	}
 	c.logEffects(p.Effects)
 	if err := c.executeWrites(ctx, p.Effects); err != nil {
 		return p.End, err
@@ -90,6 +86,8 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 // findings that no longer appear (E9); Tier 3 findings still active stay
 // open since they are not stale.
 func (c *prCycle) resolveStale(ctx context.Context) {
+	c.selectEnginesQuiet()
+	c.observeEngines()
 	var threads []string
 	for _, v := range c.views {
 		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
