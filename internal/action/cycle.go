@@ -13,7 +13,9 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
+	"github.com/review-loop/review-loop/internal/triage"
 )
 
 // This file is what happens in a cycle, in one place: observe, load the
@@ -87,10 +89,10 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	return c.res, err
 }
 
-// run is one cycle: observe, load the state, plan, execute, save. report
+// run is one cycle: observe, load the state, plan, execute, save. finish
 // says whether the cycle ends with its outputs and job summary (H9): a
 // cycle that does not concern this PR sets none.
-func (c *prCycle) run(ctx context.Context) (report bool, err error) {
+func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	if err := c.observe(ctx); err != nil {
 		return false, err
 	}
@@ -153,7 +155,16 @@ func (c *prCycle) run(ctx context.Context) (report bool, err error) {
 			cyc.Effects = append(cyc.Effects, loop.Closing(c.plan, c.st, c.facts(), claimed, c.plan.Action == loop.ActionFix)...)
 		}
 		c.res.Effects = cyc.Effects
-		c.res.DryRun = c.dryRunPlan(cyc)
+		var table triage.Table
+		fixable := map[string]bool{}
+		if len(c.plan.Triage) > 0 {
+			var todo []loop.Finding
+			table, _, todo, _ = c.fixTodo(ctx)
+			for _, f := range todo {
+				fixable[f.ID] = true
+			}
+		}
+		c.res.DryRun = report.DryRun(c.plan, c.obs.HeadSHA, table, fixable, cyc.Effects)
 		return true, nil
 	}
 	switch {

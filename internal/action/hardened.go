@@ -248,7 +248,7 @@ func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.C
 
 // start runs the cycle in its mode: the prepare job writes nothing to
 // GitHub; the publish job needs the prepare job's artifact for the PR.
-func (c *prCycle) start(ctx context.Context) (report bool, err error) {
+func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 	switch c.cfg.Mode {
 	case ModePrepare:
 		c.readOnly = true

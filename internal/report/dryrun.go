@@ -1,27 +1,22 @@
-package action
+package report
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/loop"
-	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
-// This file renders a dry run's plan in the words of the job summary.
-
-// dryRunPlan is the plan a dry run would carry out, in the words of the
+// DryRun is the plan a dry run would carry out, in the words of the
 // job summary: what gets triggered, waited for, triaged and fixed, which
 // threads a kept fix would resolve, and whether the loop hands back.
-func (c *prCycle) dryRunPlan(cyc loop.Cycle) string {
-	p := c.plan
+func DryRun(p loop.Plan, head string, table triage.Table, fixable map[string]bool, effects []loop.Effect) string {
 	var b strings.Builder
 	b.WriteString("#### Dry run: what this cycle would do\n\n")
 	fmt.Fprintf(&b, "Nothing was written to the pull request. Plan: **%s**", p.Action)
 	if p.Why != "" {
-		fmt.Fprintf(&b, " — %s", report.Escape(p.Why, 300))
+		fmt.Fprintf(&b, " — %s", Escape(p.Why, 300))
 	}
 	b.WriteString("\n\n")
 	if p.MarkReady {
@@ -32,7 +27,7 @@ func (c *prCycle) dryRunPlan(cyc loop.Cycle) string {
 		for _, t := range p.Triggers {
 			names = append(names, t.Engine)
 		}
-		fmt.Fprintf(&b, "- would trigger: %s (head %s)\n", strings.Join(names, ", "), shortSHA(c.obs.HeadSHA))
+		fmt.Fprintf(&b, "- would trigger: %s (head %s)\n", strings.Join(names, ", "), shortSHA(head))
 	}
 	var waiting []string
 	for _, e := range p.Engines {
@@ -44,26 +39,23 @@ func (c *prCycle) dryRunPlan(cyc loop.Cycle) string {
 		fmt.Fprintf(&b, "- would wait for: %s\n", strings.Join(waiting, ", "))
 	}
 	if len(p.Triage) > 0 {
-		b.WriteString(c.dryRunTriage())
+		b.WriteString(dryRunTriage(table, fixable))
 	}
 	if p.Action == loop.ActionHandBack {
 		fmt.Fprintf(&b, "- would hand back: end reason `%s`\n", p.EndReason)
 	}
-	if len(cyc.Effects) > 0 {
+	if len(effects) > 0 {
 		b.WriteString("\nThe plan, effect by effect:\n\n")
-		b.WriteString(loop.FormatEffects(cyc.Effects))
+		for i, e := range effects {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, Escape(e.String(), maxNoteRunes))
+		}
 	}
 	return b.String()
 }
 
 // dryRunTriage classifies the plan's findings as the fix cycle would,
 // without running a fixer or a test.
-func (c *prCycle) dryRunTriage() string {
-	table, _, todo, _ := c.fixTodo(context.Background())
-	fixable := map[string]bool{}
-	for _, f := range todo {
-		fixable[f.ID] = true
-	}
+func dryRunTriage(table triage.Table, fixable map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- would triage %d finding(s):\n", len(table.Rows))
 	var resolve []string
@@ -78,7 +70,7 @@ func (c *prCycle) dryRunTriage() string {
 		case r.Outcome != triage.OutcomePending && r.Outcome != triage.OutcomeEscalated:
 			what = "would record it " + string(r.Outcome)
 		}
-		fmt.Fprintf(&b, "  - `%s` (%s) Tier %d: %s — %s\n", r.FindingID, r.Engine, r.Tier, report.Escape(r.Reason, 200), what)
+		fmt.Fprintf(&b, "  - `%s` (%s) Tier %d: %s — %s\n", r.FindingID, r.Engine, r.Tier, Escape(r.Reason, 200), what)
 	}
 	if len(resolve) > 0 {
 		fmt.Fprintf(&b, "- would commit the kept fixes in one commit, push, and resolve the threads of: %s\n", strings.Join(resolve, ", "))
