@@ -12,6 +12,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
@@ -29,7 +30,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		return err
 	}
 	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
-	cfg, err := LoadConfig(env.Getenv)
+	cfg, err := config.Load(env.Getenv)
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
@@ -37,12 +38,12 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		FailOutputs(gha, env.Getenv, err)
 		return err
 	}
-	if cfg.Mode == ModeDoctor {
+	if cfg.Mode == config.ModeDoctor {
 		return doctorMode(ctx, cfg, env, logger)
 	}
 	cfg.DryRun = cfg.DryRun || *dry
 	if *prepareDir != "" {
-		cfg.Mode, cfg.ArtifactDir = ModePrepare, *prepareDir
+		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, *prepareDir
 	}
 	res, err := Run(ctx, Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
 	if err != nil {

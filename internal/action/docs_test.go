@@ -11,6 +11,8 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 )
 
+func repoRootDir() string { return filepath.Join("..", "..") }
+
 // TestDocs_PermissionsAreTheOnesDoctorChecks: every example workflow, and
 // every workflow block of the README, grants the job that writes the
 // permissions `review-loop doctor` requires (workflowPermissions), and no

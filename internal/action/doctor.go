@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -18,15 +19,12 @@ import (
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/github"
 )
 
 // This file is `review-loop doctor`: a read-only checklist of what a
 // repository needs before its first loop, each miss with its fix.
-
-// ModeDoctor is the `mode` input of the workflow_dispatch run that checks
-// the repository's set-up instead of running a cycle.
-const ModeDoctor = "doctor"
 
 // Doctor check outcomes.
 const (
@@ -133,7 +131,7 @@ func checkWorkflowPermissions(f github.File) DoctorCheck {
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal([]byte(f.Text), &doc); err != nil {
-		c.Status, c.Detail, c.Fix = DoctorMissing, f.Path+": "+problemLines(err)[0], "fix the workflow's YAML"
+		c.Status, c.Detail, c.Fix = DoctorMissing, f.Path+": "+config.ProblemLines(err)[0], "fix the workflow's YAML"
 		return c
 	}
 	var missing []string
@@ -141,7 +139,7 @@ func checkWorkflowPermissions(f github.File) DoctorCheck {
 		j := doc.Jobs[name]
 		uses := false
 		for _, s := range j.Steps {
-			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != ModePrepare && s.With["mode"] != ModeDoctor {
+			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != config.ModePrepare && s.With["mode"] != config.ModeDoctor {
 				uses = true
 			}
 		}
@@ -227,7 +225,7 @@ func checkPushToken(ctx context.Context, in DoctorInput) DoctorCheck {
 	case slices.Contains(writeRoles, role):
 		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s has %s: can push fix commits", login, role)
 	default:
-		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s/%s: pushes will be refused", login, orDefault(role, "no role"), in.Owner, in.Repo)
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s/%s: pushes will be refused", login, cmp.Or(role, "no role"), in.Owner, in.Repo)
 		c.Fix = "give the token's owner write access, or use another token"
 	}
 	return c
@@ -250,7 +248,7 @@ func checkTriggerToken(ctx context.Context, in DoctorInput) DoctorCheck {
 	case slices.Contains(writeRoles, role):
 		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s, a user with %s: can post triggers and request Copilot", login, role)
 	default:
-		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s: may comment, but cannot request Copilot's review (needs write)", login, orDefault(role, "no role"))
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s: may comment, but cannot request Copilot's review (needs write)", login, cmp.Or(role, "no role"))
 		c.Fix = "use the token of a user with write access"
 	}
 	return c
@@ -347,11 +345,11 @@ func checkEngines(ctx context.Context, in DoctorInput, gh *github.Client, files 
 
 // doctorRegistry is the built-in engines plus the repository's own.
 func doctorRegistry(ctx context.Context, in DoctorInput, gh *github.Client) (*engines.Registry, error) {
-	var rc repoConfig
+	var rc config.Repo
 	if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
-		rc, _ = parseRepoConfig(raw, in.ConfigFile)
+		rc, _ = config.ParseRepo(raw, in.ConfigFile)
 	}
-	return builtin.Registry(builtin.Options{Claude: claude.Options{JobName: "claude-review"}, Definitions: rc.definitions})
+	return builtin.Registry(builtin.Options{Claude: claude.Options{JobName: "claude-review"}, Definitions: rc.Definitions})
 }
 
 // checkProtection looks at the head branches of the open pull requests:
@@ -401,7 +399,7 @@ func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorC
 	case !found:
 		c.Status, c.Detail = DoctorOK, in.ConfigFile+": none (the built-in engines and patterns)"
 	default:
-		if _, perr := parseRepoConfig(raw, in.ConfigFile); perr != nil {
+		if _, perr := config.ParseRepo(raw, in.ConfigFile); perr != nil {
 			c.Status, c.Detail = DoctorMissing, strings.ReplaceAll(perr.Error(), "\n", "; ")
 			c.Fix = "correct it (docs/review-loop.schema.json describes every key; editors check it through the file's first line)"
 		} else {
@@ -451,7 +449,7 @@ func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.
 	if !ok || owner == "" || name == "" || fs.NArg() > 1 {
 		return &usageError{msg: "doctor needs one repository as owner/name"}
 	}
-	token := orDefault(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
+	token := cmp.Or(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
 	if token == "" {
 		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
 	}
@@ -471,7 +469,7 @@ var errDoctorMissing = errors.New("doctor: a prerequisite is missing")
 // doctorMode is `mode: doctor`: the checklist for the workflow's own
 // repository and tokens, in the log and the job summary. A secret the
 // workflow passes as an input is present when the input is not empty.
-func doctorMode(ctx context.Context, cfg Config, env Env, logger *slog.Logger) error {
+func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
 	in := DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
 		Secrets: map[string]bool{
 			"REVIEW_LOOP_PUSH_TOKEN":    cfg.PushToken != "" && cfg.PushToken != cfg.GitHubToken,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/actionyml"
+	"github.com/review-loop/review-loop/internal/config"
 )
 
 func TestHelp_TheInputsTableIsCurrentWithActionYML(t *testing.T) {
@@ -36,7 +37,7 @@ func TestHelp_ListsEveryInputAndTheEnvironment(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 		}
 		text := out.String()
-		for _, name := range InputNames() {
+		for _, name := range config.InputNames() {
 			if !strings.Contains(text, "\n  "+name+"\n") && !strings.Contains(text, "\n  "+name+" (") {
 				t.Errorf("%v: input %s is not listed", args, name)
 			}
