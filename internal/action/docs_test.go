@@ -46,7 +46,7 @@ func TestDocs_PermissionsAreTheOnesDoctorChecks(t *testing.T) {
 			t.Errorf("%s: %s", f.Path, c.Detail)
 		}
 	}
-	for _, doc := range []string{"action.yml", "docs/tokens.md", "README.md", "internal/action/help_inputs.txt"} {
+	for _, doc := range []string{"action.yml", "docs/tokens.md", "README.md", "internal/cli/help_inputs.txt"} {
 		b, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)

@@ -3,18 +3,14 @@ package action
 import (
 	"cmp"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml"
-	"github.com/sethvargo/go-githubactions"
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/engines/builtin"
@@ -409,8 +405,8 @@ func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorC
 	return c
 }
 
-// writeDoctor prints the checklist and reports whether nothing is missing.
-func writeDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
+// WriteDoctor prints the checklist and reports whether nothing is missing.
+func WriteDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	fmt.Fprintf(w, "review-loop doctor: %s\n\n", repo)
 	ok := true
 	marks := map[string]string{DoctorOK: "[x]", DoctorMissing: "[ ]", DoctorUnknown: "[?]", DoctorNote: "[-]"}
@@ -425,71 +421,4 @@ func writeDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	}
 	fmt.Fprintln(w, "\n[x] ready  [ ] missing  [?] not visible to this token  [-] optional")
 	return ok
-}
-
-// runDoctorCommand is `review-loop doctor OWNER/REPO`: the token from
-// GH_TOKEN or GITHUB_TOKEN, the push and trigger tokens from
-// REVIEW_LOOP_PUSH_TOKEN and REVIEW_LOOP_TRIGGER_TOKEN when set (the
-// quick start's secret names). Exit status 1 when something is missing.
-func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	configFile := fs.String("config-file", ".github/review-loop.yml", "the repository config file")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{msg: err.Error()}
-	}
-	repo := fs.Arg(0)
-	if repo == "" {
-		repo = env.Getenv("GITHUB_REPOSITORY")
-	}
-	owner, name, ok := strings.Cut(repo, "/")
-	if !ok || owner == "" || name == "" || fs.NArg() > 1 {
-		return &usageError{msg: "doctor needs one repository as owner/name"}
-	}
-	token := cmp.Or(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
-	if token == "" {
-		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
-	}
-	in := DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile,
-		PushToken: env.Getenv("REVIEW_LOOP_PUSH_TOKEN"), TriggerToken: env.Getenv("REVIEW_LOOP_TRIGGER_TOKEN"),
-		Client: func(t string) (*github.Client, error) {
-			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
-		}}
-	if !writeDoctor(env.Stdout, repo, Doctor(ctx, in)) {
-		return errDoctorMissing
-	}
-	return nil
-}
-
-var errDoctorMissing = errors.New("doctor: a prerequisite is missing")
-
-// doctorMode is `mode: doctor`: the checklist for the workflow's own
-// repository and tokens, in the log and the job summary. A secret the
-// workflow passes as an input is present when the input is not empty.
-func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
-	in := DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
-		Secrets: map[string]bool{
-			"REVIEW_LOOP_PUSH_TOKEN":    cfg.PushToken != "" && cfg.PushToken != cfg.GitHubToken,
-			"REVIEW_LOOP_TRIGGER_TOKEN": cfg.TriggerToken != "",
-			"ANTHROPIC_API_KEY":         cfg.AnthropicAPIKey != "",
-		},
-		Client: func(t string) (*github.Client, error) {
-			return github.New(github.Options{Token: t, APIURL: cfg.APIURL, GraphQLURL: cfg.GraphQLURL, Logger: logger})
-		}}
-	if cfg.PushToken != cfg.GitHubToken {
-		in.PushToken = cfg.PushToken
-	}
-	var b strings.Builder
-	ok := writeDoctor(&b, cfg.Repository, Doctor(ctx, in))
-	fmt.Fprint(env.Stdout, b.String())
-	if env.Getenv("GITHUB_STEP_SUMMARY") != "" {
-		githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv)).AddStepSummary("```\n" + b.String() + "```\n")
-	}
-	if !ok {
-		return errDoctorMissing
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package action
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestHelp_TheInputsTableIsCurrentWithActionYML(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := actionyml.HelpText(inputs); got != inputsHelp {
-		t.Fatal("internal/action/help_inputs.txt is not current with action.yml: run `go generate ./internal/action/`")
+		t.Fatal("internal/cli/help_inputs.txt is not current with action.yml: run `go generate ./internal/cli/`")
 	}
 }
 

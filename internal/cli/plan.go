@@ -1,4 +1,4 @@
-package action
+package cli
 
 import (
 	"cmp"
@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/action"
 	"github.com/review-loop/review-loop/internal/config"
 )
 
@@ -81,7 +82,7 @@ func runPlanCommand(ctx context.Context, args []string, env Env, logger *slog.Lo
 	}
 	cfg.Mode = config.ModeSingle
 	var log strings.Builder
-	res, err := Run(ctx, Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
+	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
 		return err
