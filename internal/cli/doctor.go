@@ -11,13 +11,13 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/review-loop/review-loop/internal/action"
 	"github.com/review-loop/review-loop/internal/config"
+	"github.com/review-loop/review-loop/internal/doctor"
 	"github.com/review-loop/review-loop/internal/github"
 )
 
 // This file wires `review-loop doctor OWNER/REPO` and `mode: doctor` to
-// the checklist (action.Doctor): tokens, clients and where it is printed.
+// the checklist (doctor.Doctor): tokens, clients and where it is printed.
 
 // runDoctorCommand is `review-loop doctor OWNER/REPO`: the token from
 // GH_TOKEN or GITHUB_TOKEN, the push and trigger tokens from
@@ -45,12 +45,12 @@ func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.
 	if token == "" {
 		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
 	}
-	in := action.DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile,
+	in := doctor.DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile,
 		PushToken: env.Getenv("REVIEW_LOOP_PUSH_TOKEN"), TriggerToken: env.Getenv("REVIEW_LOOP_TRIGGER_TOKEN"),
 		Client: func(t string) (*github.Client, error) {
 			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
 		}}
-	if !action.WriteDoctor(env.Stdout, repo, action.Doctor(ctx, in)) {
+	if !doctor.WriteDoctor(env.Stdout, repo, doctor.Doctor(ctx, in)) {
 		return errDoctorMissing
 	}
 	return nil
@@ -62,7 +62,7 @@ var errDoctorMissing = errors.New("doctor: a prerequisite is missing")
 // repository and tokens, in the log and the job summary. A secret the
 // workflow passes as an input is present when the input is not empty.
 func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
-	in := action.DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
+	in := doctor.DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
 		Secrets: map[string]bool{
 			"REVIEW_LOOP_PUSH_TOKEN":    cfg.PushToken != "" && cfg.PushToken != cfg.GitHubToken,
 			"REVIEW_LOOP_TRIGGER_TOKEN": cfg.TriggerToken != "",
@@ -75,7 +75,7 @@ func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Lo
 		in.PushToken = cfg.PushToken
 	}
 	var b strings.Builder
-	ok := action.WriteDoctor(&b, cfg.Repository, action.Doctor(ctx, in))
+	ok := doctor.WriteDoctor(&b, cfg.Repository, doctor.Doctor(ctx, in))
 	fmt.Fprint(env.Stdout, b.String())
 	if env.Getenv("GITHUB_STEP_SUMMARY") != "" {
 		githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv)).AddStepSummary("```\n" + b.String() + "```\n")

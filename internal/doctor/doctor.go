@@ -1,4 +1,7 @@
-package action
+// Package doctor is `review-loop doctor`'s checklist: what a repository
+// needs before its first loop, read with the repository's own tokens,
+// each miss with its fix. It only reads.
+package doctor
 
 import (
 	"cmp"
@@ -16,6 +19,7 @@ import (
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
 	"github.com/review-loop/review-loop/internal/config"
+	"github.com/review-loop/review-loop/internal/evidence"
 	"github.com/review-loop/review-loop/internal/github"
 )
 
@@ -310,14 +314,14 @@ func checkEngines(ctx context.Context, in DoctorInput, gh *github.Client, files 
 	for _, f := range files {
 		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}
-	ev := localEvidence(reg, nil, cfgs, env)
-	if missing := missingEvidence(reg.Names(), nil, ev); len(missing) > 0 {
+	ev := evidence.Local(reg, nil, cfgs, env)
+	if missing := evidence.Missing(reg.Names(), nil, ev); len(missing) > 0 {
 		recent, err := recentPRs()
 		if err != nil {
 			c.Status, c.Detail = DoctorUnknown, err.Error()
 			return c
 		}
-		recentEvidence(reg, ev, missing, recent, 0, env)
+		evidence.Recent(reg, ev, missing, recent, 0, env)
 	}
 	var seen, unseen []string
 	for _, n := range reg.Names() {
