@@ -4,7 +4,6 @@
 package doctor
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -225,7 +224,7 @@ func checkPushToken(ctx context.Context, in DoctorInput) DoctorCheck {
 	case slices.Contains(writeRoles, role):
 		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s has %s: can push fix commits", login, role)
 	default:
-		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s/%s: pushes will be refused", login, cmp.Or(role, "no role"), in.Owner, in.Repo)
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s/%s: pushes will be refused", login, orDefault(role, "no role"), in.Owner, in.Repo)
 		c.Fix = "give the token's owner write access, or use another token"
 	}
 	return c
@@ -248,7 +247,7 @@ func checkTriggerToken(ctx context.Context, in DoctorInput) DoctorCheck {
 	case slices.Contains(writeRoles, role):
 		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s, a user with %s: can post triggers and request Copilot", login, role)
 	default:
-		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s: may comment, but cannot request Copilot's review (needs write)", login, cmp.Or(role, "no role"))
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s: may comment, but cannot request Copilot's review (needs write)", login, orDefault(role, "no role"))
 		c.Fix = "use the token of a user with write access"
 	}
 	return c
