@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/procenv"
 	"github.com/review-loop/review-loop/internal/reap"
 	"github.com/review-loop/review-loop/internal/scenario"
@@ -25,16 +25,16 @@ func main() {
 	if ran, err := scenario.Helper(os.Args[1:], os.Stdout); ran {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(int(action.ExitError))
+			os.Exit(int(cli.ExitError))
 		}
-		os.Exit(int(action.ExitOK))
+		os.Exit(int(cli.ExitOK))
 	}
 	// Before anything runs a child: drop the secrets from this process's
 	// environment (TB1; see internal/procenv).
 	sealed, err := procenv.Seal()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "review-loop:", err)
-		os.Exit(int(action.ExitError))
+		os.Exit(int(cli.ExitError))
 	}
 	// Nothing a command starts outlives it (TB8), and no command changes
 	// the runner's file-command files or gets RUNNER_TEMP (TB11).
@@ -44,7 +44,7 @@ func main() {
 	reap.Protect([]string{sealed.Getenv("GITHUB_ENV"), sealed.Getenv("GITHUB_PATH"), sealed.Getenv("GITHUB_OUTPUT"),
 		sealed.Getenv("GITHUB_STATE"), sealed.Getenv("GITHUB_STEP_SUMMARY")}, sealed.Getenv("RUNNER_TEMP"))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := action.Main(ctx, os.Args[1:], action.Env{
+	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Getenv:  sealed.Getenv,
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,

@@ -1,11 +1,14 @@
 package action
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/judge"
 )
@@ -16,7 +19,7 @@ import (
 // buildJudgeAt is buildJudge with the built-in judge pointed at baseURL
 // when it is set; the judge is chosen the same way (judge-command first,
 // then anthropic-api-key).
-func buildJudgeAt(c Config, baseURL string) (judge.Judge, error) {
+func buildJudgeAt(c config.Config, baseURL string) (judge.Judge, error) {
 	if baseURL == "" || c.JudgeCommand != "" || c.AnthropicAPIKey == "" {
 		return buildJudge(c)
 	}
@@ -25,7 +28,7 @@ func buildJudgeAt(c Config, baseURL string) (judge.Judge, error) {
 
 // agentConfig is the agent fixer's set-up: the key of the chosen agent
 // only, so the other agent's key never reaches a child.
-func agentConfig(c Config) fix.Agent {
+func agentConfig(c config.Config) fix.Agent {
 	a := fix.Agent{Model: c.FixerModel, MaxTurns: c.FixerMaxTurns}
 	switch c.Fixer {
 	case fix.ProviderClaudeCode:
@@ -75,4 +78,32 @@ func (c *prCycle) childEnv() []string {
 		}
 	}
 	return append(env, "PATH="+c.ChildPath)
+}
+
+// buildJudge is the judge the inputs name: judge-command first, then the
+// built-in judge when anthropic-api-key is set; nil for none.
+func buildJudge(c config.Config) (judge.Judge, error) {
+	switch {
+	case c.JudgeCommand != "":
+		argv, err := splitArgv(c.JudgeCommand)
+		if err != nil {
+			return nil, fmt.Errorf("input judge-command: %w", err)
+		}
+		return &judge.Command{Path: argv[0], Args: argv[1:], Dir: c.Workspace, Stderr: os.Stderr}, nil
+	case c.AnthropicAPIKey != "":
+		return judge.NewAnthropic(c.AnthropicAPIKey, c.JudgeModel), nil
+	}
+	return nil, nil
+}
+
+// splitArgv splits a command input into argv without a shell.
+func splitArgv(s string) ([]string, error) {
+	argv, err := fix.SplitCommand(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return argv, nil
 }

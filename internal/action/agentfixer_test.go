@@ -4,8 +4,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/judge"
 )
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// baseEnv is the least a run needs: a token, a repository and an event.
+func baseEnv() map[string]string {
+	return map[string]string{
+		"INPUT_GITHUB-TOKEN": "ghs_secret",
+		"GITHUB_REPOSITORY":  "octo/app",
+		"GITHUB_EVENT_NAME":  "workflow_dispatch",
+	}
+}
 
 func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing.T) {
 	t.Parallel()
@@ -29,7 +43,7 @@ func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing
 		} else {
 			e["INPUT_ANTHROPIC-API-KEY"] = "sk-other"
 		}
-		c, err := LoadConfig(env(e))
+		c, err := config.Load(env(e))
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: err %v, want %q", tc.fixer, err, tc.wantErr)
@@ -53,7 +67,7 @@ func TestAgentFixer_TheAnthropicJudgeIsPickedWhenTheKeyIsSet(t *testing.T) {
 	e := baseEnv()
 	e["INPUT_FIXER"] = "claude-code"
 	e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
-	c, err := LoadConfig(env(e))
+	c, err := config.Load(env(e))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/review-loop/review-loop/internal/config"
 )
 
 // plantedAgentFiles are the files a PR plants aimed at the agent fixer.
@@ -133,7 +135,7 @@ func TestRule_TB9_HardenedAgentFixerIgnoresAgentFilesThePRPlants(t *testing.T) {
 			h.env[k] = v
 		}
 		defer func() { h.env = saved }()
-		if mode == ModePrepare {
+		if mode == config.ModePrepare {
 			h.env["INPUT_GITHUB-TOKEN"] = readOnlyToken
 		} else {
 			h.env["GITHUB_WORKSPACE"] = h.publish
@@ -143,12 +145,12 @@ func TestRule_TB9_HardenedAgentFixerIgnoresAgentFilesThePRPlants(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	job(ModePrepare)
-	job(ModePublish)
+	job(config.ModePrepare)
+	job(config.ModePublish)
 	head := h.copilotSuggestion(t)
-	job(ModePrepare)
+	job(config.ModePrepare)
 	checkAgentSaw(t, seen)
-	job(ModePublish)
+	job(config.ModePublish)
 	if got := h.pushedFiles(t, head); got != "calc/calc.go" {
 		t.Fatalf("pushed %q, want calc/calc.go only", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
@@ -141,7 +142,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	cyc := loop.PlanCycle(c.plan, c.st, c.facts())
 	c.logPlan(cyc.Effects)
 	switch {
-	case c.cfg.Mode == ModePrepare:
+	case c.cfg.Mode == config.ModePrepare:
 		return true, c.prepare(ctx, judges, cyc)
 	case c.prepared != nil:
 		if err := c.checkPrepared(cyc); err != nil {
@@ -201,7 +202,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 // executeWrites carries out effects unless the run writes nothing: a dry
 // run, or hardened mode's prepare job.
 func (c *prCycle) executeWrites(ctx context.Context, effects []loop.Effect) error {
-	if c.cfg.DryRun || c.cfg.Mode == ModePrepare {
+	if c.cfg.DryRun || c.cfg.Mode == config.ModePrepare {
 		return nil
 	}
 	return c.execute(ctx, effects)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
@@ -21,16 +21,6 @@ import (
 // This file is hardened mode (TB1, TB10): the prepare job carries out
 // the plan's local effect and writes the plan down; the publish job
 // plans again, checks what prepare handed over, and executes.
-
-// The modes of a cycle (input mode). Hardened mode (rule TB1) splits one
-// cycle into two jobs: prepare holds a read token and no secret and runs
-// the repository's commands and the fixer; publish holds the write tokens,
-// runs no repository code, and publishes what prepare handed over.
-const (
-	ModeSingle  = "single"
-	ModePrepare = "prepare"
-	ModePublish = "publish"
-)
 
 // errPreparedStale means the PR or the loop moved between the prepare and
 // the publish job: publish acts on nothing it did not prepare for, and the
@@ -100,7 +90,7 @@ func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Fi
 		skips[s] = true
 	}
 	table := triage.Classify(c.plan.Triage, triage.Inputs{
-		Catalogue: c.repoCfg.catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
+		Catalogue: c.repoCfg.Catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
 		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(ctx),
 	})
 	byID := map[string]loop.Finding{}
@@ -120,7 +110,7 @@ func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Fi
 // on the PR's code and reads its review text, so what it asks to post as
 // the bot is escaped and cut exactly as the prepare job's is.
 func (c *prCycle) fixes(ctx context.Context, todo []loop.Finding, directions map[string]string) (fix.CycleResult, error) {
-	if c.cfg.Mode == ModePublish {
+	if c.cfg.Mode == config.ModePublish {
 		return c.applyPrepared(ctx, todo)
 	}
 	res, err := c.runFixes(ctx, todo, directions)
@@ -250,9 +240,9 @@ func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.C
 // GitHub; the publish job needs the prepare job's artifact for the PR.
 func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 	switch c.cfg.Mode {
-	case ModePrepare:
+	case config.ModePrepare:
 		c.readOnly = true
-	case ModePublish:
+	case config.ModePublish:
 		found, err := c.loadPrepared()
 		if err != nil {
 			return false, err
@@ -266,28 +256,9 @@ func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 	return c.run(ctx)
 }
 
-// runPublishCommand is `review-loop publish DIR`: hardened mode's second
-// job, a cycle that publishes what `review-loop cycle --prepare DIR` left.
-func runPublishCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		return &usageError{msg: "usage: review-loop publish DIR (the directory `review-loop cycle --prepare DIR` wrote)"}
-	}
-	dir := args[0]
-	getenv := func(k string) string {
-		switch k {
-		case "INPUT_MODE":
-			return ModePublish
-		case "INPUT_ARTIFACT-DIR":
-			return dir
-		}
-		return env.Getenv(k)
-	}
-	return runCycleCommand(ctx, nil, Env{Getenv: getenv, Stdout: env.Stdout, Stderr: env.Stderr, Version: env.Version, Demo: env.Demo}, logger)
-}
-
 // markPrepared creates the artifact directory with a note of the run, so
 // that a run that prepares no PR still leaves an artifact to hand over.
-func markPrepared(cfg Config) error {
+func markPrepared(cfg config.Config) error {
 	if err := os.MkdirAll(cfg.ArtifactDir, 0o755); err != nil {
 		return fmt.Errorf("creating the artifact directory: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/prepared"
 )
@@ -43,7 +44,7 @@ func (h *hardenedWorld) job(mode string) (Result, []ghfake.Request, error) {
 		h.env[k] = v
 	}
 	defer func() { h.env = saved }()
-	if mode == ModePrepare {
+	if mode == config.ModePrepare {
 		h.env["INPUT_GITHUB-TOKEN"] = readOnlyToken
 	} else {
 		h.env["GITHUB_WORKSPACE"] = h.publish
@@ -111,19 +112,19 @@ func TestRule_TB1_hardenedModeWithNoCheckoutStepsFixesThroughTwoJobs(t *testing.
 func hardenedFix(t *testing.T, h *hardenedWorld) {
 	t.Helper()
 	// First cycle: trigger the engine.
-	if _, reqs, err := h.job(ModePrepare); err != nil {
+	if _, reqs, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	} else {
 		noWrites(t, reqs)
 	}
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	head := h.copilotSuggestion(t)
 	// The test command proves it runs in the prepare job only.
 	marker := filepath.Join(t.TempDir(), "ran")
 	h.env["INPUT_TEST-COMMAND"] = "touch " + marker
-	res, reqs, err := h.job(ModePrepare)
+	res, reqs, err := h.job(config.ModePrepare)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func hardenedFix(t *testing.T, h *hardenedWorld) {
 		t.Fatalf("the prepare job left no valid artifact: %v", err)
 	}
 	_ = os.Remove(marker)
-	res, _, err = h.job(ModePublish)
+	res, _, err = h.job(config.ModePublish)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,14 +170,14 @@ func hardenedFix(t *testing.T, h *hardenedWorld) {
 func TestRule_TB1_publishRefusesATamperedPatch(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	head := h.copilotSuggestion(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(h.artifact, "pr-1", prepared.PatchFile)
@@ -185,7 +186,7 @@ func TestRule_TB1_publishRefusesATamperedPatch(t *testing.T) {
 	if err := os.WriteFile(p, []byte(evil), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := h.job(ModePublish)
+	_, _, err := h.job(config.ModePublish)
 	if err == nil || !strings.Contains(err.Error(), "refusing the prepared artifact") {
 		t.Fatalf("err = %v, want the artifact refused", err)
 	}
@@ -199,21 +200,21 @@ func TestRule_TB1_publishRefusesATamperedPatch(t *testing.T) {
 func TestRule_TB1_publishStopsWhenThePRMovedAfterPrepare(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	h.copilotSuggestion(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
 	moved, err := h.fake.PushCommit("octo", "app", "feature", map[string]string{"README.md": "moved\n"}, "someone pushed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _, err := h.job(ModePublish)
+	res, _, err := h.job(config.ModePublish)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,14 +230,14 @@ func TestRule_TB1_publishStopsWhenThePRMovedAfterPrepare(t *testing.T) {
 func TestRule_TB10_publishRefusesAPlanItDoesNotReachItself(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	head := h.copilotSuggestion(t)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(h.artifact, "pr-1", prepared.DecisionsFile)
@@ -258,7 +259,7 @@ func TestRule_TB10_publishRefusesAPlanItDoesNotReachItself(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, reqs, err := h.job(ModePublish)
+	res, reqs, err := h.job(config.ModePublish)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func (c *prCycle) reportInput() report.Input {
 			MaxIdleMinutes: c.cfg.MaxIdleMinutes, MaxIterations: c.cfg.MaxIterations},
 		CopilotOnly: c.cfg.CopilotOnly, LastCommit: c.obs.HeadSHA, RegressionCommand: c.cfg.RegressionCommand,
 		Notices: c.notices, Titles: map[int64]string{},
-		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL, Prices: c.repoCfg.prices,
+		RunURL: c.runURL(), Now: c.Now(), RulesURL: RulesURL, Prices: c.repoCfg.Prices,
 	}
 	if c.res.Pushed != "" {
 		in.LastCommit = c.res.Pushed

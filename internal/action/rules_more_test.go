@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -38,7 +39,7 @@ func (w *world) cycleDeps(eventName string, payload any, inputs map[string]strin
 	}
 	env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = eventName, path
 	getenv := func(k string) string { return env[k] }
-	cfg, err := LoadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return Result{}, err
 	}
@@ -149,7 +150,7 @@ func TestRule_IN1_ThePRComesFromTheEventOrThePRInput(t *testing.T) {
 func TestRule_IN5_CopilotOnlyDefaults(t *testing.T) {
 	t.Parallel()
 	base := map[string]string{"INPUT_GITHUB-TOKEN": actionToken, "INPUT_COPILOT-ONLY": "true", "INPUT_ENGINES": "copilot", "GITHUB_REPOSITORY": "octo/app"}
-	load := func(extra map[string]string) Config {
+	load := func(extra map[string]string) config.Config {
 		t.Helper()
 		env := map[string]string{}
 		for k, v := range base {
@@ -158,7 +159,7 @@ func TestRule_IN5_CopilotOnlyDefaults(t *testing.T) {
 		for k, v := range extra {
 			env[k] = v
 		}
-		c, err := LoadConfig(func(k string) string { return env[k] })
+		c, err := config.Load(func(k string) string { return env[k] })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +170,7 @@ func TestRule_IN5_CopilotOnlyDefaults(t *testing.T) {
 		t.Errorf("defaults: copilot-only %v max-iterations %d wait-initial %s poll-interval %s poll-timeout %s",
 			c.CopilotOnly, c.MaxIterations, c.WaitInitial, c.PollInterval, c.PollTimeout)
 	}
-	lc, err := loopConfig(c)
+	lc, err := config.Loop(c)
 	if err != nil {
 		t.Fatal(err)
 	}

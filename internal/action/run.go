@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/github"
@@ -39,7 +40,7 @@ var errNoEventPath = errors.New("GITHUB_EVENT_PATH is not set: inside GitHub Act
 // Deps are a cycle's collaborators, built by the top layer or a test. Only
 // Config and Getenv are required; the rest take working defaults.
 type Deps struct {
-	Config Config
+	Config config.Config
 	// Getenv reads the environment (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY...).
 	Getenv func(string) string
 	// Out receives workflow commands (stdout on a runner).
@@ -143,14 +144,14 @@ func (d *Deps) defaults() {
 // runner holds what every PR of one run shares.
 type runner struct {
 	Deps
-	cfg     Config
+	cfg     config.Config
 	gha     *githubactions.Action
 	gh      *github.Client
 	trigger *github.Client // built with trigger-token, nil without one
 	// permissions caches each commenter's repository permission (TB3).
 	permissions map[string]github.Permission
 	registry    *engines.Registry
-	repoCfg     repoConfig
+	repoCfg     config.Repo
 	loopCfg     loop.Config
 	judge       judge.Judge
 	// treeless is set when the workspace held no checkout at the start:
@@ -170,13 +171,13 @@ type runner struct {
 
 // useRepoConfig adopts the repository's config: its engine definitions,
 // patterns and prices, checked against the inputs.
-func (r *runner) useRepoConfig(rc repoConfig) error {
+func (r *runner) useRepoConfig(rc config.Repo) error {
 	cfg := r.cfg
-	reg, err := buildRegistry(cfg, rc)
+	reg, err := config.BuildRegistry(cfg, rc)
 	if err != nil {
 		return err
 	}
-	if err := checkPriceEngines(rc.prices, reg); err != nil {
+	if err := config.CheckPriceEngines(rc.Prices, reg); err != nil {
 		return fmt.Errorf("%s: %w", cfg.ConfigFile, err)
 	}
 	if len(cfg.Engines) > 0 {
@@ -186,7 +187,7 @@ func (r *runner) useRepoConfig(rc repoConfig) error {
 	}
 	r.repoCfg, r.registry = rc, reg
 	// CV6: the input's globs and the config file's.
-	r.loopCfg.PathsIgnore = append(slices.Clone(cfg.PathsIgnore), rc.pathsIgnore...)
+	r.loopCfg.PathsIgnore = append(slices.Clone(cfg.PathsIgnore), rc.PathsIgnore...)
 	return nil
 }
 
@@ -199,11 +200,11 @@ func (r *runner) adoptObservedConfig(obs *github.Observation) (string, error) {
 		return "", nil
 	}
 	r.configDeferred = false
-	rc := repoConfig{catalogue: triage.Builtin()}
+	rc := config.Repo{Catalogue: triage.Builtin()}
 	if obs.Config != nil {
 		r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", r.cfg.ConfigFile)
 		var err error
-		if rc, err = parseRepoConfig([]byte(obs.Config.Text), r.cfg.ConfigFile); err != nil {
+		if rc, err = config.ParseRepo([]byte(obs.Config.Text), r.cfg.ConfigFile); err != nil {
 			return "", fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
 		}
 	}
@@ -248,7 +249,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	// in its own query (C2: an idle wake is one read); only an engine name
 	// that needs its definitions reads it first.
 	r.configDeferred = r.treeless && cfg.ConfigFile != "" && !filepath.IsAbs(cfg.ConfigFile) && len(r.notBuiltin) == 0
-	rc := repoConfig{catalogue: triage.Builtin()}
+	rc := config.Repo{Catalogue: triage.Builtin()}
 	if !r.configDeferred {
 		if rc, err = r.repoConfig(ctx); err != nil {
 			if len(r.notBuiltin) > 0 {
@@ -258,7 +259,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if r.loopCfg, err = loopConfig(cfg); err != nil {
+	if r.loopCfg, err = config.Loop(cfg); err != nil {
 		return Result{}, err
 	}
 	if err := r.useRepoConfig(rc); err != nil {
@@ -281,7 +282,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Wake: wake}
-	if cfg.Mode == ModePrepare {
+	if cfg.Mode == config.ModePrepare {
 		// The artifact always exists, so the upload and the publish job's
 		// download work even when this run prepares nothing.
 		if err := markPrepared(cfg); err != nil {
@@ -393,14 +394,14 @@ func (r *runner) preCheck() (event.Wake, []byte, error) {
 	if cfg.EventPath == "" && r.Getenv("GITHUB_ACTIONS") == "true" {
 		return event.Wake{}, nil, errNoEventPath
 	}
-	if _, err := loopConfig(cfg); err != nil {
+	if _, err := config.Loop(cfg); err != nil {
 		return event.Wake{}, nil, err
 	}
 	payload, err := readPayload(cfg.EventPath)
 	if err != nil {
 		return event.Wake{}, nil, err
 	}
-	base, err := buildRegistry(cfg, repoConfig{})
+	base, err := config.BuildRegistry(cfg, config.Repo{})
 	if err != nil {
 		return event.Wake{}, nil, err
 	}
@@ -472,52 +473,4 @@ func (r *runner) prsOf(ctx context.Context, w event.Wake) ([]int, error) {
 		return []int{r.cfg.PR}, nil
 	}
 	return nil, errors.New("no pull request: this event names none; set the `pr` input (IN1)")
-}
-
-func loopConfig(c Config) (loop.Config, error) {
-	lc := loop.DefaultConfig()
-	lc.MaxCommits = c.MaxCommits
-	lc.MaxActiveMinutes = c.MaxActiveMinutes
-	lc.MaxIdle = time.Duration(c.MaxIdleMinutes) * time.Minute
-	lc.YieldFor = time.Duration(c.YieldMinutes) * time.Minute
-	lc.StallFactor = c.StallFactor
-	lc.MaxConsecutiveErrors = c.MaxConsecutiveErrors
-	lc.CopilotOnly = c.CopilotOnly
-	lc.MaxIterations = c.MaxIterations
-	lc.WaitInitial = c.WaitInitial
-	lc.PollInterval = c.PollInterval
-	lc.PollTimeout = c.PollTimeout
-	lc.KeepDraft = c.KeepDraft
-	lc.RateLimitFloor, lc.RateLimitFloorPercent = c.RateLimitFloor, c.RateLimitFloorPercent
-	lc.DivergenceStop, lc.ProseRounds, lc.PathsIgnore = c.DivergenceStop, c.ProseRounds, c.PathsIgnore
-	if err := lc.Validate(); err != nil {
-		return lc, fmt.Errorf("inputs: %w", err)
-	}
-	return lc, nil
-}
-
-func buildJudge(c Config) (judge.Judge, error) {
-	switch {
-	case c.JudgeCommand != "":
-		argv, err := splitArgv(c.JudgeCommand)
-		if err != nil {
-			return nil, fmt.Errorf("input judge-command: %w", err)
-		}
-		return &judge.Command{Path: argv[0], Args: argv[1:], Dir: c.Workspace, Stderr: os.Stderr}, nil
-	case c.AnthropicAPIKey != "":
-		return judge.NewAnthropic(c.AnthropicAPIKey, c.JudgeModel), nil
-	}
-	return nil, nil
-}
-
-// splitArgv splits a command input into argv without a shell.
-func splitArgv(s string) ([]string, error) {
-	argv, err := fix.SplitCommand(s)
-	if err != nil {
-		return nil, err
-	}
-	if len(argv) == 0 {
-		return nil, errors.New("empty command")
-	}
-	return argv, nil
 }

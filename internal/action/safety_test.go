@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -78,7 +79,7 @@ func TestCycle_BadInputFailsWithoutWriting(t *testing.T) {
 				w.env["GITHUB_EVENT_PATH"] = path
 				w.env["GITHUB_EVENT_NAME"] = tc.event
 				getenv := func(k string) string { return w.env[k] }
-				cfg, cerr := LoadConfig(getenv)
+				cfg, cerr := config.Load(getenv)
 				if cerr != nil {
 					t.Fatal(cerr)
 				}
@@ -238,7 +239,7 @@ func TestCycle_TwoConcurrentCyclesNeverBothPush(t *testing.T) {
 			_ = os.WriteFile(path, b, 0o600)
 			env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = "workflow_dispatch", path
 			getenv := func(k string) string { return env[k] }
-			cfg, err := LoadConfig(getenv)
+			cfg, err := config.Load(getenv)
 			if err != nil {
 				errs[i] = err
 				return

@@ -26,7 +26,7 @@ const goListTimeout = time.Minute
 func (c *prCycle) sharedHelpers(ctx context.Context) []string {
 	globs := slices.Clone(triage.DefaultSharedHelpers)
 	globs = append(globs, c.cfg.SharedPaths...)
-	globs = append(globs, c.repoCfg.sharedPaths...)
+	globs = append(globs, c.repoCfg.SharedPaths...)
 	dirs, err := goSharedDirs(ctx, c.cfg.Workspace)
 	if err != nil {
 		c.Log.Warn("reading the Go package graph for shared helpers; only the named ones count", "err", err)

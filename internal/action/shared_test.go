@@ -9,24 +9,6 @@ import (
 	"testing"
 )
 
-func TestRule_TR2_SharedPathsKeyOfTheRepositoryConfig(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, ".github"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".github", "review-loop.yml"), []byte("shared_paths:\n  - src/lib/**\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rc, err := loadRepoConfig(dir, ".github/review-loop.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(rc.sharedPaths, []string{"src/lib/**"}) {
-		t.Errorf("shared paths %v, want [src/lib/**]", rc.sharedPaths)
-	}
-}
-
 func TestRule_TR2_GoListFindsPackagesImportedTwice(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {

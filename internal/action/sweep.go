@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -45,7 +46,7 @@ func (r *runner) sweep(ctx context.Context, wake event.Wake) ([]int, []PRResult,
 		return nil, nil, err
 	}
 	file := workflowFile(r.cfg.WorkflowRef)
-	if r.cfg.SweepFanout != SweepDispatch || file == "" || r.cfg.DryRun {
+	if r.cfg.SweepFanout != config.SweepDispatch || file == "" || r.cfg.DryRun {
 		return r.inlineCap(prs), nil, nil
 	}
 	var done []PRResult

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/prepared"
 )
@@ -45,10 +46,10 @@ func (h *hardenedWorld) tamper(t *testing.T, edit func(d map[string]any, patch s
 // prepare job of the fix cycle; it returns the PR head.
 func (h *hardenedWorld) preparedFix(t *testing.T, extra ...ghfake.CommentOptions) string {
 	t.Helper()
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	head := h.fake.HeadSHA("octo", "app", 1)
@@ -61,7 +62,7 @@ func (h *hardenedWorld) preparedFix(t *testing.T, extra ...ghfake.CommentOptions
 		}
 	}
 	h.now = h.now.Add(time.Minute)
-	if _, _, err := h.job(ModePrepare); err != nil {
+	if _, _, err := h.job(config.ModePrepare); err != nil {
 		t.Fatal(err)
 	}
 	return head
@@ -116,7 +117,7 @@ func claimNoFindingNames(t *testing.T, h *hardenedWorld, path string) {
 		f["changed"] = append(f["changed"].([]any), path)
 		return patch + newFileDiff(path, "planted by prepare")
 	})
-	_, _, err := h.job(ModePublish)
+	_, _, err := h.job(config.ModePublish)
 	if got := h.pushedFiles(t, head); strings.Contains(got, path) {
 		t.Fatalf("the publish job pushed %s on the prepare job's word (err %v); the commit holds:\n%s", path, err, got)
 	}
@@ -145,7 +146,7 @@ func TestRule_TB10_PublishMarksFixedOnlyWhereThePatchTouchesTheFile(t *testing.T
 		}
 		return patch[:i]
 	})
-	res, _, err := h.job(ModePublish)
+	res, _, err := h.job(config.ModePublish)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestRule_TB10_PrepareReplyTextIsEscapedAndLengthLimited(t *testing.T) {
 		}
 		return ""
 	})
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	replies := 0
@@ -233,7 +234,7 @@ func hardenedPlant(t *testing.T, h *hardenedWorld) {
 	}
 	h.env["INPUT_TEST-COMMAND"] = script
 	head := h.preparedFix(t)
-	if _, _, err := h.job(ModePublish); err != nil {
+	if _, _, err := h.job(config.ModePublish); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.pushedFiles(t, head); got != "calc/calc.go" {
@@ -254,7 +255,7 @@ func TestRule_TB10_PublishRefusesAPatchOverMaxPatchFiles(t *testing.T) {
 	h := newHardenedWorld(t)
 	head := h.preparedFix(t, ghfake.CommentOptions{Path: "README.md", Line: 1, Body: "Title case.\n\n```suggestion\n# Fake Repository\n```"})
 	h.env["INPUT_MAX-PATCH-FILES"] = "1"
-	res, _, err := h.job(ModePublish)
+	res, _, err := h.job(config.ModePublish)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestRule_TB10_PublishPushesOnlyToTheHeadRefItReadsAtTheHeadPrepareSaw(t *te
 			h := newHardenedWorld(t)
 			head := h.preparedFix(t)
 			h.tamper(t, func(d map[string]any, patch string) string { edit(d); return patch })
-			res, _, err := h.job(ModePublish)
+			res, _, err := h.job(config.ModePublish)
 			if got := h.pushedFiles(t, head); got != "" {
 				t.Fatalf("pushed %s", got)
 			}

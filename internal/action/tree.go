@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 )
@@ -35,7 +36,7 @@ func hasCheckout(dir string) bool {
 // workspace, so the cycles check out on demand. In hardened mode the same
 // holds for each job: prepare clones (with its read-only token) only to
 // fix, publish only to apply a prepared patch.
-func treeless(cfg Config) bool {
+func treeless(cfg config.Config) bool {
 	return cfg.Workspace != "" && !hasCheckout(cfg.Workspace)
 }
 
@@ -106,24 +107,24 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 
 // repoConfig reads the repository config file: from the checkout, or with
 // no checkout from the default branch through the API (one request).
-func (r *runner) repoConfig(ctx context.Context) (repoConfig, error) {
+func (r *runner) repoConfig(ctx context.Context) (config.Repo, error) {
 	file := r.cfg.ConfigFile
 	if !r.treeless || file == "" || filepath.IsAbs(file) {
-		return loadRepoConfig(r.cfg.Workspace, file)
+		return config.LoadRepo(r.cfg.Workspace, file)
 	}
 	var err error
 	if r.gh, err = r.client(r.cfg.GitHubToken); err != nil {
-		return repoConfig{}, err
+		return config.Repo{}, err
 	}
 	raw, found, err := r.gh.FileContent(ctx, r.cfg.Owner, r.cfg.Repo, filepath.ToSlash(filepath.Clean(file)), "")
 	if err != nil {
-		return repoConfig{}, fmt.Errorf("no checkout in the workspace, so the config is read from the default branch: %w", err)
+		return config.Repo{}, fmt.Errorf("no checkout in the workspace, so the config is read from the default branch: %w", err)
 	}
 	if !found {
-		return loadRepoConfig("", "")
+		return config.LoadRepo("", "")
 	}
 	r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", file)
-	rc, err := parseRepoConfig(raw, file)
+	rc, err := config.ParseRepo(raw, file)
 	if err != nil {
 		return rc, fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
 	}

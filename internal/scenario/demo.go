@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/sim"
 )
@@ -24,7 +24,7 @@ var demoScenario []byte
 // engines, printing each cycle's per-engine status and the final
 // hand-back report. It fails when the outcome differs from the scenario's
 // expectation.
-func Demo(ctx context.Context, args []string, env action.Env, logger *slog.Logger) error {
+func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/sim"
 )
 
@@ -25,7 +25,7 @@ func TestDemo_ExplainsItself(t *testing.T) {
 	}
 	t.Parallel()
 	var out, errOut strings.Builder
-	env := action.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
 	if err := Demo(context.Background(), nil, env, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatalf("demo: %v\n%s", err, errOut.String())
 	}

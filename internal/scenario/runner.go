@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -375,7 +376,7 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
 	getenv := func(k string) string { return env[k] }
-	cfg, err := action.LoadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return action.Result{}, err
 	}

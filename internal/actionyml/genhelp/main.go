@@ -1,5 +1,5 @@
 // Command genhelp writes the inputs table of `review-loop --help` from
-// action.yml (run by go generate in internal/action).
+// action.yml (run by go generate in internal/cli).
 package main
 
 import (

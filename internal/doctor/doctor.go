@@ -1,32 +1,29 @@
-package action
+// Package doctor is `review-loop doctor`'s checklist: what a repository
+// needs before its first loop, read with the repository's own tokens,
+// each miss with its fix. It only reads.
+package doctor
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/goccy/go-yaml"
-	"github.com/sethvargo/go-githubactions"
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
+	"github.com/review-loop/review-loop/internal/config"
+	"github.com/review-loop/review-loop/internal/evidence"
 	"github.com/review-loop/review-loop/internal/github"
 )
 
 // This file is `review-loop doctor`: a read-only checklist of what a
 // repository needs before its first loop, each miss with its fix.
-
-// ModeDoctor is the `mode` input of the workflow_dispatch run that checks
-// the repository's set-up instead of running a cycle.
-const ModeDoctor = "doctor"
 
 // Doctor check outcomes.
 const (
@@ -133,7 +130,7 @@ func checkWorkflowPermissions(f github.File) DoctorCheck {
 		} `yaml:"jobs"`
 	}
 	if err := yaml.Unmarshal([]byte(f.Text), &doc); err != nil {
-		c.Status, c.Detail, c.Fix = DoctorMissing, f.Path+": "+problemLines(err)[0], "fix the workflow's YAML"
+		c.Status, c.Detail, c.Fix = DoctorMissing, f.Path+": "+config.ProblemLines(err)[0], "fix the workflow's YAML"
 		return c
 	}
 	var missing []string
@@ -141,7 +138,7 @@ func checkWorkflowPermissions(f github.File) DoctorCheck {
 		j := doc.Jobs[name]
 		uses := false
 		for _, s := range j.Steps {
-			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != ModePrepare && s.With["mode"] != ModeDoctor {
+			if strings.HasPrefix(s.Uses, "review-loop/review-loop@") && s.With["mode"] != config.ModePrepare && s.With["mode"] != config.ModeDoctor {
 				uses = true
 			}
 		}
@@ -316,14 +313,14 @@ func checkEngines(ctx context.Context, in DoctorInput, gh *github.Client, files 
 	for _, f := range files {
 		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
 	}
-	ev := localEvidence(reg, nil, cfgs, env)
-	if missing := missingEvidence(reg.Names(), nil, ev); len(missing) > 0 {
+	ev := evidence.Local(reg, nil, cfgs, env)
+	if missing := evidence.Missing(reg.Names(), nil, ev); len(missing) > 0 {
 		recent, err := recentPRs()
 		if err != nil {
 			c.Status, c.Detail = DoctorUnknown, err.Error()
 			return c
 		}
-		recentEvidence(reg, ev, missing, recent, 0, env)
+		evidence.Recent(reg, ev, missing, recent, 0, env)
 	}
 	var seen, unseen []string
 	for _, n := range reg.Names() {
@@ -347,11 +344,11 @@ func checkEngines(ctx context.Context, in DoctorInput, gh *github.Client, files 
 
 // doctorRegistry is the built-in engines plus the repository's own.
 func doctorRegistry(ctx context.Context, in DoctorInput, gh *github.Client) (*engines.Registry, error) {
-	var rc repoConfig
+	var rc config.Repo
 	if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
-		rc, _ = parseRepoConfig(raw, in.ConfigFile)
+		rc, _ = config.ParseRepo(raw, in.ConfigFile)
 	}
-	return builtin.Registry(builtin.Options{Claude: claude.Options{JobName: "claude-review"}, Definitions: rc.definitions})
+	return builtin.Registry(builtin.Options{Claude: claude.Options{JobName: "claude-review"}, Definitions: rc.Definitions})
 }
 
 // checkProtection looks at the head branches of the open pull requests:
@@ -401,7 +398,7 @@ func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorC
 	case !found:
 		c.Status, c.Detail = DoctorOK, in.ConfigFile+": none (the built-in engines and patterns)"
 	default:
-		if _, perr := parseRepoConfig(raw, in.ConfigFile); perr != nil {
+		if _, perr := config.ParseRepo(raw, in.ConfigFile); perr != nil {
 			c.Status, c.Detail = DoctorMissing, strings.ReplaceAll(perr.Error(), "\n", "; ")
 			c.Fix = "correct it (docs/review-loop.schema.json describes every key; editors check it through the file's first line)"
 		} else {
@@ -411,8 +408,8 @@ func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorC
 	return c
 }
 
-// writeDoctor prints the checklist and reports whether nothing is missing.
-func writeDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
+// WriteDoctor prints the checklist and reports whether nothing is missing.
+func WriteDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	fmt.Fprintf(w, "review-loop doctor: %s\n\n", repo)
 	ok := true
 	marks := map[string]string{DoctorOK: "[x]", DoctorMissing: "[ ]", DoctorUnknown: "[?]", DoctorNote: "[-]"}
@@ -427,71 +424,4 @@ func writeDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	}
 	fmt.Fprintln(w, "\n[x] ready  [ ] missing  [?] not visible to this token  [-] optional")
 	return ok
-}
-
-// runDoctorCommand is `review-loop doctor OWNER/REPO`: the token from
-// GH_TOKEN or GITHUB_TOKEN, the push and trigger tokens from
-// REVIEW_LOOP_PUSH_TOKEN and REVIEW_LOOP_TRIGGER_TOKEN when set (the
-// quick start's secret names). Exit status 1 when something is missing.
-func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	configFile := fs.String("config-file", ".github/review-loop.yml", "the repository config file")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{msg: err.Error()}
-	}
-	repo := fs.Arg(0)
-	if repo == "" {
-		repo = env.Getenv("GITHUB_REPOSITORY")
-	}
-	owner, name, ok := strings.Cut(repo, "/")
-	if !ok || owner == "" || name == "" || fs.NArg() > 1 {
-		return &usageError{msg: "doctor needs one repository as owner/name"}
-	}
-	token := orDefault(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
-	if token == "" {
-		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
-	}
-	in := DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile,
-		PushToken: env.Getenv("REVIEW_LOOP_PUSH_TOKEN"), TriggerToken: env.Getenv("REVIEW_LOOP_TRIGGER_TOKEN"),
-		Client: func(t string) (*github.Client, error) {
-			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
-		}}
-	if !writeDoctor(env.Stdout, repo, Doctor(ctx, in)) {
-		return errDoctorMissing
-	}
-	return nil
-}
-
-var errDoctorMissing = errors.New("doctor: a prerequisite is missing")
-
-// doctorMode is `mode: doctor`: the checklist for the workflow's own
-// repository and tokens, in the log and the job summary. A secret the
-// workflow passes as an input is present when the input is not empty.
-func doctorMode(ctx context.Context, cfg Config, env Env, logger *slog.Logger) error {
-	in := DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
-		Secrets: map[string]bool{
-			"REVIEW_LOOP_PUSH_TOKEN":    cfg.PushToken != "" && cfg.PushToken != cfg.GitHubToken,
-			"REVIEW_LOOP_TRIGGER_TOKEN": cfg.TriggerToken != "",
-			"ANTHROPIC_API_KEY":         cfg.AnthropicAPIKey != "",
-		},
-		Client: func(t string) (*github.Client, error) {
-			return github.New(github.Options{Token: t, APIURL: cfg.APIURL, GraphQLURL: cfg.GraphQLURL, Logger: logger})
-		}}
-	if cfg.PushToken != cfg.GitHubToken {
-		in.PushToken = cfg.PushToken
-	}
-	var b strings.Builder
-	ok := writeDoctor(&b, cfg.Repository, Doctor(ctx, in))
-	fmt.Fprint(env.Stdout, b.String())
-	if env.Getenv("GITHUB_STEP_SUMMARY") != "" {
-		githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv)).AddStepSummary("```\n" + b.String() + "```\n")
-	}
-	if !ok {
-		return errDoctorMissing
-	}
-	return nil
 }

@@ -1,6 +1,9 @@
-package action
+package config
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,14 +21,14 @@ func TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean(t *testing.T) {
 		{"price:\n  bugbot: 1\n", `did you mean prices?`},
 		{"colour: blue\n", `colour: unknown key (known: engines, paths_ignore, patterns, prices, shared_paths)`},
 	} {
-		_, err := parseRepoConfig([]byte(tc.doc), configFile)
+		_, err := ParseRepo([]byte(tc.doc), configFile)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want it to contain %q", tc.doc, err, tc.want)
 		}
 	}
-	rc, err := parseRepoConfig([]byte("shared_paths:\n  - src/lib/**\n"), configFile)
-	if err != nil || len(rc.sharedPaths) != 1 || rc.sharedPaths[0] != "src/lib/**" {
-		t.Errorf("shared_paths: %v, %v", rc.sharedPaths, err)
+	rc, err := ParseRepo([]byte("shared_paths:\n  - src/lib/**\n"), configFile)
+	if err != nil || len(rc.SharedPaths) != 1 || rc.SharedPaths[0] != "src/lib/**" {
+		t.Errorf("shared_paths: %v, %v", rc.SharedPaths, err)
 	}
 }
 
@@ -34,7 +37,7 @@ func TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean(t *testing.T) {
 // line and column.
 func TestRule_C2_ConfigYAMLErrorIsOneLine(t *testing.T) {
 	t.Parallel()
-	_, err := parseRepoConfig([]byte("shared_paths: [a]\nprices:\n  bugbot: 1\n  x: [\n"), configFile)
+	_, err := ParseRepo([]byte("shared_paths: [a]\nprices:\n  bugbot: 1\n  x: [\n"), configFile)
 	if err == nil {
 		t.Fatal("want an error")
 	}
@@ -52,7 +55,7 @@ func TestRule_C2_ConfigYAMLErrorIsOneLine(t *testing.T) {
 func TestRule_C2_ConfigErrorsOnePerLineFileNamedOnce(t *testing.T) {
 	t.Parallel()
 	doc := "engines:\n  - name: X\n    author: {logins: [x]}\npatterns:\n  - id: p\n    colour: red\nprices:\n  bugbot: -1\n"
-	_, err := parseRepoConfig([]byte(doc), configFile)
+	_, err := ParseRepo([]byte(doc), configFile)
 	if err == nil {
 		t.Fatal("want an error")
 	}
@@ -89,7 +92,7 @@ func TestRule_C2_CommandsAndPlaceholdersCheckedAtStart(t *testing.T) {
 		if tc.input == "FIXER-COMMAND" {
 			m["INPUT_FIXER"] = "command"
 		}
-		_, err := LoadConfig(env(m))
+		_, err := Load(env(m))
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("%s=%q: %v", tc.input, tc.value, err)
@@ -102,7 +105,25 @@ func TestRule_C2_CommandsAndPlaceholdersCheckedAtStart(t *testing.T) {
 	}
 	m := baseEnv()
 	m["INPUT_TEST-COMMAND"] = "go test -count=1 {packages} {dirs} ./x/{files}"
-	if _, err := LoadConfig(env(m)); err != nil {
+	if _, err := Load(env(m)); err != nil {
 		t.Errorf("valid placeholders refused: %v", err)
+	}
+}
+
+func TestRule_TR2_SharedPathsKeyOfTheRepositoryConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".github"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".github", "review-loop.yml"), []byte("shared_paths:\n  - src/lib/**\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := LoadRepo(dir, ".github/review-loop.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rc.SharedPaths, []string{"src/lib/**"}) {
+		t.Errorf("shared paths %v, want [src/lib/**]", rc.SharedPaths)
 	}
 }

@@ -1,4 +1,4 @@
-package action
+package cli
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/actionyml"
+	"github.com/review-loop/review-loop/internal/config"
 )
 
 func TestHelp_TheInputsTableIsCurrentWithActionYML(t *testing.T) {
@@ -23,7 +24,7 @@ func TestHelp_TheInputsTableIsCurrentWithActionYML(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := actionyml.HelpText(inputs); got != inputsHelp {
-		t.Fatal("internal/action/help_inputs.txt is not current with action.yml: run `go generate ./internal/action/`")
+		t.Fatal("internal/cli/help_inputs.txt is not current with action.yml: run `go generate ./internal/cli/`")
 	}
 }
 
@@ -36,7 +37,7 @@ func TestHelp_ListsEveryInputAndTheEnvironment(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 		}
 		text := out.String()
-		for _, name := range InputNames() {
+		for _, name := range config.InputNames() {
 			if !strings.Contains(text, "\n  "+name+"\n") && !strings.Contains(text, "\n  "+name+" (") {
 				t.Errorf("%v: input %s is not listed", args, name)
 			}

@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"bytes"
@@ -109,7 +109,7 @@ func TestConfigSchema_KeysMatchTheParser(t *testing.T) {
 		schema    []string
 		parserSet []string
 	}{
-		{"top level", propertyKeys(t, m), sorted(RepoConfigKeys())},
+		{"top level", propertyKeys(t, m), sorted(RepoKeys())},
 		{"engines[]", propertyKeys(t, m, "$defs", "engine"), yamlTags(declarative.Definition{})},
 		{"engines[].author", propertyKeys(t, m, "$defs", "engine", "properties", "author"), yamlTags(declarative.AuthorDef{})},
 		{"engines[].severity_markers[]", propertyKeys(t, m, "$defs", "engine", "properties", "severity_markers", "items"), yamlTags(declarative.SeverityMarker{})},
@@ -190,7 +190,7 @@ func TestConfigSchema_ValidatesEveryExample(t *testing.T) {
 		if err := validateYAML(s, doc); err != nil {
 			t.Errorf("%s: schema: %v", name, err)
 		}
-		if _, err := parseRepoConfig(doc, name); err != nil {
+		if _, err := ParseRepo(doc, name); err != nil {
 			t.Errorf("%s: parser: %v", name, err)
 		}
 	}
@@ -210,7 +210,7 @@ func TestConfigSchema_RejectsUnknownKey(t *testing.T) {
 		if err := validateYAML(s, []byte(doc)); err == nil {
 			t.Errorf("schema accepts %q", doc)
 		}
-		if _, err := parseRepoConfig([]byte(doc), configFile); err == nil {
+		if _, err := ParseRepo([]byte(doc), configFile); err == nil {
 			t.Errorf("parser accepts %q", doc)
 		}
 	}

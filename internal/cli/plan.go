@@ -1,6 +1,7 @@
-package action
+package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/config"
 )
 
 // This file is `review-loop plan OWNER/REPO#N`: the next cycle's plan on
@@ -38,7 +42,7 @@ func runPlanCommand(ctx context.Context, args []string, env Env, logger *slog.Lo
 		return &usageError{msg: "plan needs one pull request as owner/repo#N"}
 	}
 	n, _ := strconv.Atoi(m[3])
-	token := orDefault(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
+	token := cmp.Or(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
 	if token == "" {
 		return &usageError{msg: "plan needs a token in GH_TOKEN or GITHUB_TOKEN"}
 	}
@@ -71,14 +75,14 @@ func runPlanCommand(ctx context.Context, args []string, env Env, logger *slog.Lo
 		}
 		return env.Getenv(k)
 	}
-	cfg, err := LoadConfig(getenv)
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
 		return err
 	}
-	cfg.Mode = ModeSingle
+	cfg.Mode = config.ModeSingle
 	var log strings.Builder
-	res, err := Run(ctx, Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
+	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
 		return err

@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"strings"
@@ -30,7 +30,7 @@ func TestRule_B7_RateLimitFloorAndSweepFanoutInputs(t *testing.T) {
 			if tc.fanout != "" {
 				e["INPUT_SWEEP-FANOUT"] = tc.fanout
 			}
-			c, err := LoadConfig(env(e))
+			c, err := Load(env(e))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want one naming %s", err, tc.err)

@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"bytes"
@@ -21,22 +21,22 @@ import (
 // This file reads the repository's config file and builds the engine
 // registry from it and the built-in engines.
 
-// repoConfig is what the repository's own config file (.github/review-loop.yml)
+// Repo is what the repository's own config file (.github/review-loop.yml)
 // adds: engine definitions and triage patterns. A missing file is no error.
-type repoConfig struct {
-	definitions []declarative.Definition
-	catalogue   *triage.Catalogue
-	// sharedPaths are the `shared_paths` globs of shared helpers (TR2).
-	sharedPaths []string
-	// pathsIgnore are the `paths_ignore` globs of files never fixed (CV6).
-	pathsIgnore []string
-	// prices are the `prices` of the cost ledger's estimate (CL1).
-	prices report.Prices
+type Repo struct {
+	Definitions []declarative.Definition
+	Catalogue   *triage.Catalogue
+	// SharedPaths are the `shared_paths` globs of shared helpers (TR2).
+	SharedPaths []string
+	// PathsIgnore are the `paths_ignore` globs of files never fixed (CV6).
+	PathsIgnore []string
+	// Prices are the `prices` of the cost ledger's estimate (CL1).
+	Prices report.Prices
 }
 
-// loadRepoConfig reads the repository config file from the checkout.
-func loadRepoConfig(workspace, file string) (repoConfig, error) {
-	rc := repoConfig{catalogue: triage.Builtin()}
+// LoadRepo reads the repository config file from the checkout.
+func LoadRepo(workspace, file string) (Repo, error) {
+	rc := Repo{Catalogue: triage.Builtin()}
 	if file == "" {
 		return rc, nil
 	}
@@ -51,41 +51,41 @@ func loadRepoConfig(workspace, file string) (repoConfig, error) {
 	if err != nil {
 		return rc, fmt.Errorf("reading %s: %w", file, err)
 	}
-	return parseRepoConfig(raw, file)
+	return ParseRepo(raw, file)
 }
 
-// parseRepoConfig reads the repository config file's content. Every
+// ParseRepo reads the repository config file's content. Every
 // problem is reported at once, one line each, each line naming the file
 // once: a YAML syntax error is one line with its line and column, an
 // unknown key is an error with the nearest known one.
-func parseRepoConfig(raw []byte, file string) (repoConfig, error) {
-	rc := repoConfig{catalogue: triage.Builtin()}
+func ParseRepo(raw []byte, file string) (Repo, error) {
+	rc := Repo{Catalogue: triage.Builtin()}
 	var top map[string]any
 	if err := yaml.Unmarshal(raw, &top); err != nil {
-		return rc, fileProblems(file, problemLines(err))
+		return rc, fileProblems(file, ProblemLines(err))
 	}
-	problems := checkRepoConfigKeys(top)
+	problems := checkRepoKeys(top)
 	var err error
-	if rc.definitions, err = declarative.ParseDefinitions(raw); err != nil {
-		problems = append(problems, problemLines(err)...)
+	if rc.Definitions, err = declarative.ParseDefinitions(raw); err != nil {
+		problems = append(problems, ProblemLines(err)...)
 	} else if err := strictEngines(raw); err != nil {
-		problems = append(problems, problemLines(fmt.Errorf("engines: %w", err))...)
+		problems = append(problems, ProblemLines(fmt.Errorf("engines: %w", err))...)
 	}
-	if rc.catalogue, err = triage.LoadCatalogue(raw); err != nil {
-		rc.catalogue = triage.Builtin()
-		problems = append(problems, problemLines(err)...)
+	if rc.Catalogue, err = triage.LoadCatalogue(raw); err != nil {
+		rc.Catalogue = triage.Builtin()
+		problems = append(problems, ProblemLines(err)...)
 	}
 	var shared struct {
 		SharedPaths []string `yaml:"shared_paths"`
 		PathsIgnore []string `yaml:"paths_ignore"`
 	}
 	if err := yaml.Unmarshal(raw, &shared); err != nil {
-		problems = append(problems, problemLines(fmt.Errorf("shared_paths, paths_ignore: %w (want lists of globs)", err))...)
+		problems = append(problems, ProblemLines(fmt.Errorf("shared_paths, paths_ignore: %w (want lists of globs)", err))...)
 	}
-	rc.sharedPaths = shared.SharedPaths
-	rc.pathsIgnore = shared.PathsIgnore
-	if rc.prices, err = parsePrices(raw); err != nil {
-		problems = append(problems, problemLines(err)...)
+	rc.SharedPaths = shared.SharedPaths
+	rc.PathsIgnore = shared.PathsIgnore
+	if rc.Prices, err = parsePrices(raw); err != nil {
+		problems = append(problems, ProblemLines(err)...)
 	}
 	return rc, fileProblems(file, problems)
 }
@@ -121,10 +121,10 @@ func fileProblems(file string, problems []string) error {
 	return errors.Join(errs...)
 }
 
-// buildRegistry returns the built-in engines plus the repository's own
+// BuildRegistry returns the built-in engines plus the repository's own
 // definitions (a repository definition of the same name replaces a built-in).
-func buildRegistry(cfg Config, rc repoConfig) (*engines.Registry, error) {
-	r, err := builtin.Registry(builtin.Options{Claude: claude.Options{JobName: cfg.ClaudeWorkflowJob}, Definitions: rc.definitions})
+func BuildRegistry(cfg Config, rc Repo) (*engines.Registry, error) {
+	r, err := builtin.Registry(builtin.Options{Claude: claude.Options{JobName: cfg.ClaudeWorkflowJob}, Definitions: rc.Definitions})
 	if err != nil {
 		return nil, fmt.Errorf("engine definitions: %w", err)
 	}

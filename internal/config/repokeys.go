@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"errors"
@@ -21,11 +21,11 @@ import (
 // keys (checked by a test); any other key is an error, never ignored.
 var repoConfigKeys = []string{"engines", "paths_ignore", "patterns", "prices", "shared_paths"}
 
-// RepoConfigKeys returns the top-level keys of the repository config file.
-func RepoConfigKeys() []string { return slices.Clone(repoConfigKeys) }
+// RepoKeys returns the top-level keys of the repository config file.
+func RepoKeys() []string { return slices.Clone(repoConfigKeys) }
 
-// checkRepoConfigKeys reports every top-level key the parser does not read.
-func checkRepoConfigKeys(top map[string]any) []string {
+// checkRepoKeys reports every top-level key the parser does not read.
+func checkRepoKeys(top map[string]any) []string {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if slices.Contains(repoConfigKeys, k) {
@@ -40,10 +40,10 @@ func checkRepoConfigKeys(top map[string]any) []string {
 	return out
 }
 
-// problemLines turns one parser's error into one line per problem: a
+// ProblemLines turns one parser's error into one line per problem: a
 // YAML error, whose text spans the source excerpt, becomes
 // `LINE:COL: message`; the other errors are joined lines already.
-func problemLines(err error) []string {
+func ProblemLines(err error) []string {
 	if err == nil {
 		return nil
 	}

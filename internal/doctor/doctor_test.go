@@ -1,4 +1,4 @@
-package action
+package doctor
 
 import (
 	"bytes"
@@ -171,8 +171,8 @@ func TestDoctor_EachMissingPrerequisiteIsNamedWithItsFix(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			if ok := writeDoctor(&out, "octo/app", checks); ok != (tc.check == "") {
-				t.Errorf("writeDoctor ok = %v:\n%s", ok, out.String())
+			if ok := WriteDoctor(&out, "octo/app", checks); ok != (tc.check == "") {
+				t.Errorf("WriteDoctor ok = %v:\n%s", ok, out.String())
 			}
 		})
 	}

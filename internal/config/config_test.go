@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestLoadConfig(t *testing.T) {
 	t.Parallel()
 	t.Run("defaults follow the documented inputs", func(t *testing.T) {
 		t.Parallel()
-		c, err := LoadConfig(env(baseEnv()))
+		c, err := Load(env(baseEnv()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestLoadConfig(t *testing.T) {
 		m["INPUT_COPILOT-ONLY"] = "maybe"
 		m["INPUT_FIXER"] = "magic"
 		m["INPUT_FIXER-TIMEOUT"] = "soon"
-		_, err := LoadConfig(env(m))
+		_, err := Load(env(m))
 		if err == nil {
 			t.Fatal("want an error")
 		}
@@ -66,7 +66,7 @@ func TestLoadConfig(t *testing.T) {
 		m := baseEnv()
 		delete(m, "INPUT_GITHUB-TOKEN")
 		m["GITHUB_TOKEN"] = "ghs_env"
-		c, err := LoadConfig(env(m))
+		c, err := Load(env(m))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestLoadConfig(t *testing.T) {
 		m := baseEnv()
 		m["INPUT_TRIGGER-TOKEN"] = "ghp_user"
 		m["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
-		c, err := LoadConfig(env(m))
+		c, err := Load(env(m))
 		if err != nil {
 			t.Fatal(err)
 		}

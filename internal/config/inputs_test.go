@@ -1,4 +1,4 @@
-package action
+package config
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 )
 
 // TestLoadConfig_readsEveryInputOfActionYML checks the contract between
-// action.yml and LoadConfig: every declared input is read, and LoadConfig
+// action.yml and Load: every declared input is read, and Load
 // reads no input action.yml does not declare. (actionyml's own tests check
 // that each input is mapped to its INPUT_ variable.)
 func TestLoadConfig_readsEveryInputOfActionYML(t *testing.T) {
@@ -33,17 +33,17 @@ func TestLoadConfig_readsEveryInputOfActionYML(t *testing.T) {
 		read[k] = true
 		return baseEnv()[k]
 	}
-	if _, err := LoadConfig(getenv); err != nil {
+	if _, err := Load(getenv); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range declared {
 		if !read[actionyml.EnvName(name)] {
-			t.Errorf("action.yml declares input %q but LoadConfig never reads %s", name, actionyml.EnvName(name))
+			t.Errorf("action.yml declares input %q but Load never reads %s", name, actionyml.EnvName(name))
 		}
 	}
 	for _, name := range InputNames() {
 		if !slices.Contains(declared, name) {
-			t.Errorf("LoadConfig reads input %q, which action.yml does not declare", name)
+			t.Errorf("Load reads input %q, which action.yml does not declare", name)
 		}
 	}
 }

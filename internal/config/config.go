@@ -1,4 +1,9 @@
-package action
+// Package config reads and checks review-loop's configuration: the
+// action's inputs and the Actions context (Config, Load), the
+// repository's config file (Repo, LoadRepo, ParseRepo) and the engine
+// registry they make (BuildRegistry), and the loop's bounds (Loop). Every
+// problem is reported at load, before the first request (C2).
+package config
 
 import (
 	"errors"
@@ -25,7 +30,7 @@ import (
 // Config, and the config values that need parsing (prices, CI workflows).
 
 // Config is every input of the action and the Actions context it runs in,
-// read once by LoadConfig and passed down as a typed value.
+// read once by Load and passed down as a typed value.
 type Config struct {
 	// Tokens. PushToken and TriggerToken fall back as documented.
 	GitHubToken  string
@@ -120,7 +125,7 @@ type Config struct {
 	Actor       string
 }
 
-// inputNames lists every input LoadConfig reads; action.yml must map each of
+// inputNames lists every input Load reads; action.yml must map each of
 // them to its INPUT_ variable (checked by a test).
 var inputNames = []string{
 	"github-token", "push-token", "trigger-token", "engines", "pr",
@@ -141,12 +146,12 @@ var inputNames = []string{
 	"max-patch-files", "max-patch-bytes",
 }
 
-// InputNames returns the names of every input LoadConfig reads.
+// InputNames returns the names of every input Load reads.
 func InputNames() []string { return append([]string(nil), inputNames...) }
 
-// LoadConfig reads every input and the Actions context through getenv and
+// Load reads every input and the Actions context through getenv and
 // validates them, joining every problem into one error.
-func LoadConfig(getenv func(string) string) (Config, error) {
+func Load(getenv func(string) string) (Config, error) {
 	a := githubactions.New(githubactions.WithGetenv(getenv))
 	in := func(name, def string) string {
 		if v := a.GetInput(name); v != "" {
@@ -414,8 +419,8 @@ func parsePrices(raw []byte) (report.Prices, error) {
 	return p, nil
 }
 
-// checkPriceEngines names a priced engine this review-loop does not know.
-func checkPriceEngines(p report.Prices, r *engines.Registry) error {
+// CheckPriceEngines names a priced engine this review-loop does not know.
+func CheckPriceEngines(p report.Prices, r *engines.Registry) error {
 	for _, k := range slices.Sorted(maps.Keys(p.Review)) {
 		if _, ok := r.Lookup(k); !ok {
 			return fmt.Errorf("prices.%s: unknown engine (known: %s, and actions_minute)", k, strings.Join(r.Names(), ", "))

@@ -1,4 +1,4 @@
-package action
+package cli
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
@@ -29,28 +31,28 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		return err
 	}
 	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
-	cfg, err := LoadConfig(env.Getenv)
+	cfg, err := config.Load(env.Getenv)
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
 		}
-		FailOutputs(gha, env.Getenv, err)
+		action.FailOutputs(gha, env.Getenv, err)
 		return err
 	}
-	if cfg.Mode == ModeDoctor {
+	if cfg.Mode == config.ModeDoctor {
 		return doctorMode(ctx, cfg, env, logger)
 	}
 	cfg.DryRun = cfg.DryRun || *dry
 	if *prepareDir != "" {
-		cfg.Mode, cfg.ArtifactDir = ModePrepare, *prepareDir
+		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, *prepareDir
 	}
-	res, err := Run(ctx, Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
+	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
 	if err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			gha.Errorf("review-loop: %s", line)
 		}
-		if !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
-			FailOutputs(gha, env.Getenv, err)
+		if !slices.ContainsFunc(res.PRs, func(p action.PRResult) bool { return p.Outputs != nil }) {
+			action.FailOutputs(gha, env.Getenv, err)
 		}
 		return err
 	}
@@ -161,4 +163,19 @@ func parseFlags(fs *flag.FlagSet, args []string, help func()) error {
 		return err
 	}
 	return &usageError{msg: fmt.Sprintf("%v; see `review-loop %s --help`", err, fs.Name())}
+}
+
+// shortSHA is a commit's first seven characters, as the cycle prints it.
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+// sameLogin compares two logins as the cycle does when it finds its own
+// status comment: case aside, an app's [bot] suffix aside.
+func sameLogin(a, b string) bool {
+	norm := func(s string) string { return strings.TrimSuffix(strings.ToLower(s), "[bot]") }
+	return a != "" && norm(a) == norm(b)
 }

@@ -1,4 +1,8 @@
-package action
+// Package cli is review-loop's command line: the subcommands (cycle,
+// publish, status, doctor, plan, demo, version), their flags, the help
+// and the exit codes. It reads the configuration (internal/config) and
+// hands each cycle to the shell that runs it (internal/action).
+package cli
 
 import (
 	"context"
