@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +61,7 @@ func (c *prCycle) checkPrepared(cyc loop.Cycle) error {
 	}
 	if p.Effects != nil && !slices.Equal(p.Effects, effectKinds(cyc.Effects)) {
 		return fmt.Errorf("%w: prepared the effects %s, this run plans %s", errPreparedStale,
-			report.Plain(strings.Join(p.Effects, ", "), maxPreparedText), strings.Join(effectKinds(cyc.Effects), ", "))
+			report.Plain(strings.Join(p.Effects, ", "), prepared.MaxText), strings.Join(effectKinds(cyc.Effects), ", "))
 	}
 	return nil
 }
@@ -114,7 +113,7 @@ func (c *prCycle) fixes(ctx context.Context, todo []loop.Finding, directions map
 		return c.applyPrepared(ctx, todo)
 	}
 	res, err := c.runFixes(ctx, todo, directions)
-	res.Results = untrustedResults(res.Results)
+	res.Results = prepared.Untrusted(res.Results)
 	return res, err
 }
 
@@ -175,27 +174,18 @@ func (c *prCycle) applyPrepared(ctx context.Context, todo []loop.Finding) (fix.C
 	if p == nil {
 		return fix.CycleResult{}, fmt.Errorf("%w: no fix was prepared", errPreparedStale)
 	}
-	var want, got []string
-	for _, f := range todo {
-		want = append(want, f.ID)
+	acc, err := prepared.Accept(todo, p, c.patch)
+	if errors.Is(err, prepared.ErrOtherFindings) {
+		return fix.CycleResult{}, fmt.Errorf("%w: %v", errPreparedStale, err)
 	}
-	for _, r := range p.Results {
-		got = append(got, r.ID)
-	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(want, got) {
-		return fix.CycleResult{}, fmt.Errorf("%w: prepared fixes for %v, this run fixes %v", errPreparedStale, got, want)
-	}
-	results := untrustedResults(p.Results)
-	if p.Err != "" {
-		return fix.CycleResult{Results: results}, fmt.Errorf("prepare job: %s", report.Plain(p.Err, maxPreparedText))
-	}
-	patchFiles, err := c.checkClaims(todo, results, p)
 	if err != nil {
-		return fix.CycleResult{}, err
+		return fix.CycleResult{Results: acc.Results}, err
 	}
-	res := fix.CycleResult{Results: results, Changed: patchFiles, Commit: p.Commit && len(patchFiles) > 0, Reverted: untrustedReverts(p.Reverted)}
+	for _, id := range acc.NotTouched {
+		c.gha.Warningf("review-loop: PR #%d: %s was reported fixed by the prepare job, but the patch does not touch its files; it is not counted fixed (TB10)", c.number, id)
+	}
+	results, patchFiles := acc.Results, acc.Files
+	res := fix.CycleResult{Results: results, Changed: patchFiles, Commit: p.Commit && len(patchFiles) > 0, Reverted: acc.Reverted}
 	if !res.Commit {
 		res.Changed = nil
 		return res, nil
@@ -267,103 +257,4 @@ func markPrepared(cfg config.Config) error {
 		return fmt.Errorf("writing the artifact directory: %w", err)
 	}
 	return nil
-}
-
-// Bounds on the prepare job's texts the publish job repeats (TB10).
-const (
-	// maxPreparedReply bounds a reply posted as the bot.
-	maxPreparedReply = 1000
-	// maxPreparedText bounds a reason, a path or an error in the log and
-	// on the status comment.
-	maxPreparedText = 300
-	// maxPreparedReverts bounds the reverted paths reported.
-	maxPreparedReverts = 50
-)
-
-// untrustedResults returns the prepare job's results with every text it
-// wrote escaped and cut like engine text (TB10): the publish job posts the
-// replies as the bot, and nothing in them may render as markdown or HTML,
-// mention anyone, issue a command or forge a state marker.
-func untrustedResults(in []fix.Result) []fix.Result {
-	out := make([]fix.Result, len(in))
-	for i, r := range in {
-		r.Reason = report.Plain(r.Reason, maxPreparedText)
-		if r.Reply != "" {
-			r.Reply = report.Escape(r.Reply, maxPreparedReply)
-		}
-		r.Files = slices.Clone(r.Files)
-		out[i] = r
-	}
-	return out
-}
-
-// untrustedReverts bounds the prepare job's report of what it left out.
-func untrustedReverts(in []fix.Revert) []fix.Revert {
-	var out []fix.Revert
-	for _, r := range in {
-		if len(out) == maxPreparedReverts {
-			break
-		}
-		out = append(out, fix.Revert{Path: report.Plain(r.Path, maxPreparedText), Why: report.Plain(r.Why, maxPreparedText)})
-	}
-	return out
-}
-
-// checkClaims is TB10: the publish job takes from the prepare job only
-// what the findings it read from GitHub itself allow. The patch may touch
-// only files of findings the prepare job reports fixed, each allowed to be
-// committed for that finding (fix.CommitRefusal); a finding reported fixed
-// whose files the patch does not touch is failed here, in results. It
-// returns the files the patch changes.
-func (c *prCycle) checkClaims(todo []loop.Finding, results []fix.Result, p *prepared.Fix) ([]string, error) {
-	byID := map[string]loop.Finding{}
-	for _, f := range todo {
-		byID[f.ID] = f
-	}
-	allowed := map[string]bool{}
-	for _, r := range results {
-		if r.Outcome != fix.OutcomeFixed {
-			continue
-		}
-		f := byID[r.ID]
-		for _, path := range triage.Files(f) {
-			if fix.CommitRefusal(path, path == f.Path) == "" {
-				allowed[path] = true
-			}
-		}
-	}
-	for _, path := range p.Changed {
-		if !allowed[path] {
-			why := "no finding the prepare job fixed names it"
-			if r := fix.CommitRefusal(path, false); r != "" {
-				why = r
-			}
-			return nil, fmt.Errorf("refusing the prepared patch: it changes %s: %s; the publish job accepts changes only to the files of findings it read from GitHub (TB10)", report.Plain(path, maxPreparedText), why)
-		}
-	}
-	var files []string
-	if p.Commit {
-		var err error
-		if files, err = prepared.ValidatePatch(c.patch, slices.Sorted(maps.Keys(allowed)), prepared.DefaultLimits); err != nil {
-			return nil, fmt.Errorf("refusing the prepared patch: %w (TB10)", err)
-		}
-	}
-	for i, r := range results {
-		if r.Outcome != fix.OutcomeFixed {
-			continue
-		}
-		var touched []string
-		for _, path := range triage.Files(byID[r.ID]) {
-			if slices.Contains(files, path) {
-				touched = append(touched, path)
-			}
-		}
-		if len(touched) == 0 {
-			results[i].Outcome, results[i].Reason, results[i].Files = fix.OutcomeFailed, "reported fixed, but the prepared patch does not touch its files (TB10)", nil
-			c.gha.Warningf("review-loop: PR #%d: %s was reported fixed by the prepare job, but the patch does not touch its files; it is not counted fixed (TB10)", c.number, r.ID)
-			continue
-		}
-		results[i].Files = touched
-	}
-	return files, nil
 }

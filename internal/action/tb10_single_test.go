@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/review-loop/review-loop/internal/prepared"
 )
 
 // evilReply is a disagreement as a fixer steered by the PR would write
@@ -60,7 +62,7 @@ func checkEscapedReplies(t *testing.T, bodies []string) {
 				t.Errorf("the reply posted as the bot holds %q verbatim:\n%.400s", bad, b)
 			}
 		}
-		if n := len([]rune(b)); n > 2*maxPreparedReply {
+		if n := len([]rune(b)); n > 2*prepared.MaxReply {
 			t.Errorf("the reply posted is %d characters long", n)
 		}
 	}
