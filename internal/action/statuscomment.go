@@ -68,14 +68,9 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 	if c.comment == nil && c.cfg.RunID != 0 && c.ourWorkflow() != "" {
 		c.st.Owner = &state.Owner{RunID: c.cfg.RunID, Workflow: c.ourWorkflow()}
 	}
-	sum, err := c.content()
+	body, err := c.encode()
 	if err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
-	}
-	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
-	body, err := state.Encode(visible, c.st)
-	if err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
+		return err
 	}
 	if c.readOnly {
 		return nil
@@ -152,6 +147,21 @@ func (c *prCycle) degradeReadOnly(err error) error {
 	return nil
 }
 
+// encode is the status comment this cycle writes: the report, the hash
+// of what it says (C2), this run's claim, and the hidden state.
+func (c *prCycle) encode() (string, error) {
+	sum, err := c.content()
+	if err != nil {
+		return "", fmt.Errorf("encoding the state: %w", err)
+	}
+	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
+	body, err := state.Encode(visible, c.st)
+	if err != nil {
+		return "", fmt.Errorf("encoding the state: %w", err)
+	}
+	return body, nil
+}
+
 // proveOwner writes the new status comment's own id into its state, the
 // proof that review-loop wrote it (SC4): no text posted by another
 // workflow can hold the id of the comment it becomes.
@@ -160,14 +170,9 @@ func (c *prCycle) proveOwner(ctx context.Context) error {
 		return nil
 	}
 	c.st.Owner.CommentID = c.comment.DatabaseID
-	sum, err := c.content()
+	body, err := c.encode()
 	if err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
-	}
-	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
-	body, err := state.Encode(visible, c.st)
-	if err != nil {
-		return fmt.Errorf("encoding the state: %w", err)
+		return err
 	}
 	if err := c.gh.UpdateIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID, body); err != nil {
 		return fmt.Errorf("writing the status comment's proof of origin: %w", err)
