@@ -94,6 +94,18 @@ func buildReviewLoop(t testing.TB, out string) {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
+	// The example's test-command is `go test {packages}`: the PR is a small
+	// Go module whose test fails until Add adds.
+	return newWorldWith(t, map[string]string{
+		"go.mod":            "module example.com/app\n\ngo 1.22\n",
+		"calc/calc.go":      calcBug,
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Fatalf(\"Add(1, 2) = %d\", got)\n\t}\n}\n",
+	})
+}
+
+// newWorldWith is newWorld with PR #1 holding files.
+func newWorldWith(t testing.TB, files map[string]string) *world {
+	t.Helper()
 	w := &world{t: t, act: actBinary(t), root: repoRoot(t), example: readExample(t)}
 	if out, err := warmCache(); err != nil {
 		t.Fatalf("building review-loop: %v\n%s", err, out)
@@ -113,13 +125,7 @@ func newWorld(t testing.TB) *world {
 	if err := f.AddRepo(owner, repoName, "main"); err != nil {
 		t.Fatal(err)
 	}
-	// The example's test-command is `go test {packages}`: the PR is a small
-	// Go module whose test fails until Add adds.
-	if _, err := f.CreatePR(owner, repoName, ghfake.PROptions{Head: "feature", Author: "maintainer", Files: map[string]string{
-		"go.mod":            "module example.com/app\n\ngo 1.22\n",
-		"calc/calc.go":      calcBug,
-		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Fatalf(\"Add(1, 2) = %d\", got)\n\t}\n}\n",
-	}}); err != nil {
+	if _, err := f.CreatePR(owner, repoName, ghfake.PROptions{Head: "feature", Author: "maintainer", Files: files}); err != nil {
 		t.Fatal(err)
 	}
 	// Copilot reviewed an earlier PR of the repository: the evidence a
@@ -416,6 +422,12 @@ func issueCommentEvent(id int64, login, association, body string) map[string]any
 // that fixes Add, and returns the pull_request_review event GitHub sends.
 func (w *world) copilotReview(t testing.TB) map[string]any {
 	t.Helper()
+	return w.copilotReviewOn(t, "calc/calc.go", 5, "Add subtracts instead of adding.\n\n```suggestion\n\treturn a + b\n```")
+}
+
+// copilotReviewOn is copilotReview with its one comment on path at line.
+func (w *world) copilotReviewOn(t testing.TB, path string, line int, body string) map[string]any {
+	t.Helper()
 	head := w.fake.HeadSHA(owner, repoName, 1)
 	// The example names no engines, and the default set holds Bugbot: it
 	// must be done with the head too, or the loop waits for it before
@@ -435,8 +447,7 @@ func (w *world) copilotReview(t testing.TB) map[string]any {
 		t.Fatal(err)
 	}
 	if _, _, err := w.fake.AddReviewComment(owner, repoName, 1, ghfake.CommentOptions{
-		Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
-		Body: "Add subtracts instead of adding.\n\n```suggestion\n\treturn a + b\n```",
+		Author: "Copilot", ReviewID: rid, Path: path, Line: line, CommitSHA: head, Body: body,
 	}); err != nil {
 		t.Fatal(err)
 	}
