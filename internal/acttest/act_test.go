@@ -176,6 +176,13 @@ type actRun struct {
 type runOptions struct {
 	// ExtraWith adds inputs to the action step (benchmarks only).
 	ExtraWith map[string]string
+	// Timeout bounds the run instead of actTimeout (a job that waits in
+	// itself for the engines).
+	Timeout time.Duration
+	// WorkflowFile, when set, is the file under .github/workflows the run
+	// says it comes from (GITHUB_WORKFLOW_REF, which GitHub sets and act
+	// does not), so the cycle can re-dispatch its workflow (W5).
+	WorkflowFile string
 }
 
 // run runs the example workflow for one event through act in host mode.
@@ -222,10 +229,17 @@ func (w *world) run(event string, payload any, o runOptions) actRun {
 		"--no-cache-server",
 		"--action-cache-path", w.cache,
 	}
+	if o.WorkflowFile != "" {
+		args = append(args, "--env", "GITHUB_WORKFLOW_REF="+owner+"/"+repoName+"/.github/workflows/"+o.WorkflowFile+"@refs/heads/main")
+	}
 	for _, l := range wf.Labels {
 		args = append(args, "--platform", l+"=-self-hosted")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), actTimeout)
+	timeout := actTimeout
+	if o.Timeout > 0 {
+		timeout = o.Timeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, w.act, args...)
 	// act reads .actrc, .env, .secrets and .input from its working
@@ -238,7 +252,7 @@ func (w *world) run(event string, payload any, o runOptions) actRun {
 	err = cmd.Run()
 	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}, Startup: out.startup()}
 	if ctx.Err() != nil {
-		w.t.Fatalf("act did not finish within %s:\n%s", actTimeout, r.Output)
+		w.t.Fatalf("act did not finish within %s:\n%s", timeout, r.Output)
 	}
 	if b, err := os.ReadFile(outputs); err == nil {
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {

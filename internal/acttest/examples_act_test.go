@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 )
@@ -132,5 +133,100 @@ func TestAct_CopilotOnlyExampleWaitsThenFixesCopilotsSuggestion(t *testing.T) {
 	}
 	if r.Outputs["commits"] != "1" {
 		t.Errorf("output commits = %q, want 1", r.Outputs["commits"])
+	}
+}
+
+// TestAct_CommentOnlyExampleStartsOnACommandAndWaitsInTheJob runs
+// docs/examples/comment-only.yml as copied. A comment without
+// `@review-loop` starts no job. A collaborator's `@review-loop start`
+// gets a reaction, asks Copilot (the engine the repository shows) to
+// review, and re-dispatches the workflow for the PR (W5), since the
+// example listens to no engine event. That run finds Copilot still
+// reviewing and waits in the job (wait-seconds, poll-interval); Copilot's
+// review, posted while it waits, is seen by its next poll, and the loop
+// hands back clean in that same job.
+func TestAct_CommentOnlyExampleStartsOnACommandAndWaitsInTheJob(t *testing.T) {
+	w := newWorld(t)
+	w.useExample(t, "comment-only.yml")
+	// `start` needs write access (TB3).
+	if err := w.fake.SetPermission(owner, repoName, "maintainer", "write"); err != nil {
+		t.Fatal(err)
+	}
+	var requests reviewRequests
+	requests.watch(w.fake)
+
+	w.fake.ResetRequests()
+	chatter, err := w.fake.AddIssueComment(owner, repoName, 1, "maintainer", "COLLABORATOR", "LGTM so far")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := w.run("issue_comment", issueCommentEvent(chatter, "maintainer", "COLLABORATOR", "LGTM so far"), runOptions{})
+	r.mustSucceed(t)
+	if ranJob(r) || len(w.fake.Requests()) != 0 {
+		t.Fatalf("a comment without @review-loop started the job (%d requests):\n%s", len(w.fake.Requests()), r.Output)
+	}
+
+	id, err := w.fake.AddIssueComment(owner, repoName, 1, "maintainer", "COLLABORATOR", "@review-loop start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Copied, as the example says, to .github/workflows/review-loop.yml.
+	wf := runOptions{WorkflowFile: "review-loop.yml"}
+	r = w.run("issue_comment", issueCommentEvent(id, "maintainer", "COLLABORATOR", "@review-loop start"), wf)
+	r.mustSucceed(t)
+	reacted := false
+	for _, re := range w.fake.Reactions() {
+		reacted = reacted || re.CommentID == id
+	}
+	if !reacted {
+		t.Errorf("the command got no reaction: %+v", w.fake.Reactions())
+	}
+	if n := requests.count(); n != 1 {
+		t.Fatalf("%d Copilot review requests after start, want 1\n%s", n, r.Output)
+	}
+	ds := w.fake.Dispatches()
+	if len(ds) != 1 || ds[0].Workflow != wf.WorkflowFile || ds[0].Inputs["pr"] != "1" {
+		t.Fatalf("dispatches after start: %+v; want the workflow re-dispatched for PR #1 (W5), the example's only way on\n%s", ds, r.Output)
+	}
+
+	// GitHub starts the dispatched run; Copilot answers while it waits.
+	w.fake.ResetRequests()
+	head := w.fake.HeadSHA(owner, repoName, 1)
+	posted := make(chan int, 1)
+	go func() {
+		for len(w.fake.Requests()) == 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		// The run has observed the PR; its first poll is poll-interval
+		// (30 s) away.
+		time.Sleep(3 * time.Second)
+		n := len(w.fake.Requests())
+		if _, err := w.fake.AddReview(owner, repoName, 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", CommitSHA: head,
+			Body: "## Pull request overview\n\nCopilot reviewed 3 out of 3 changed files in this pull request and generated no comments."}); err != nil {
+			t.Error(err)
+		}
+		posted <- n
+	}()
+	wf.Timeout = 12 * time.Minute
+	r = w.run("workflow_dispatch", dispatchEvent(1), wf)
+	r.mustSucceed(t)
+	var before int
+	select {
+	case before = <-posted:
+	default:
+		t.Fatalf("the dispatched run made no request\n%s", r.Output)
+	}
+	observed := false
+	for _, q := range w.fake.Requests()[before:] {
+		observed = observed || (q.Operation == "query" && strings.Contains(q.GraphQL, "repository"))
+	}
+	if !observed {
+		t.Errorf("the run did not observe the PR after Copilot's review: no in-job wait\n%s", r.Output)
+	}
+	if r.Outputs["verdict"] != "clean" {
+		t.Errorf("outputs %v: want the loop handed back clean in the dispatched run\n%s", r.Outputs, r.Output)
+	}
+	if _, st, ok := w.statusComment(); !ok || st.Status == "active" {
+		t.Errorf("status comment %v, state %q: want the loop ended", ok, st.Status)
 	}
 }
