@@ -213,7 +213,7 @@ func TestAct_CommentOnlyExampleStartsOnACommandAndWaitsInTheJob(t *testing.T) {
 	var before int
 	select {
 	case before = <-posted:
-	default:
+	case <-time.After(time.Minute):
 		t.Fatalf("the dispatched run made no request\n%s", r.Output)
 	}
 	observed := false
