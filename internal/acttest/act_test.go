@@ -94,6 +94,18 @@ func buildReviewLoop(t testing.TB, out string) {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
+	// The example's test-command is `go test {packages}`: the PR is a small
+	// Go module whose test fails until Add adds.
+	return newWorldWith(t, map[string]string{
+		"go.mod":            "module example.com/app\n\ngo 1.22\n",
+		"calc/calc.go":      calcBug,
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Fatalf(\"Add(1, 2) = %d\", got)\n\t}\n}\n",
+	})
+}
+
+// newWorldWith is newWorld with PR #1 holding files.
+func newWorldWith(t testing.TB, files map[string]string) *world {
+	t.Helper()
 	w := &world{t: t, act: actBinary(t), root: repoRoot(t), example: readExample(t)}
 	if out, err := warmCache(); err != nil {
 		t.Fatalf("building review-loop: %v\n%s", err, out)
@@ -113,13 +125,7 @@ func newWorld(t testing.TB) *world {
 	if err := f.AddRepo(owner, repoName, "main"); err != nil {
 		t.Fatal(err)
 	}
-	// The example's test-command is `go test {packages}`: the PR is a small
-	// Go module whose test fails until Add adds.
-	if _, err := f.CreatePR(owner, repoName, ghfake.PROptions{Head: "feature", Author: "maintainer", Files: map[string]string{
-		"go.mod":            "module example.com/app\n\ngo 1.22\n",
-		"calc/calc.go":      calcBug,
-		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Fatalf(\"Add(1, 2) = %d\", got)\n\t}\n}\n",
-	}}); err != nil {
+	if _, err := f.CreatePR(owner, repoName, ghfake.PROptions{Head: "feature", Author: "maintainer", Files: files}); err != nil {
 		t.Fatal(err)
 	}
 	// Copilot reviewed an earlier PR of the repository: the evidence a
@@ -170,6 +176,13 @@ type actRun struct {
 type runOptions struct {
 	// ExtraWith adds inputs to the action step (benchmarks only).
 	ExtraWith map[string]string
+	// Timeout bounds the run instead of actTimeout (a job that waits in
+	// itself for the engines).
+	Timeout time.Duration
+	// WorkflowFile, when set, is the file under .github/workflows the run
+	// says it comes from (GITHUB_WORKFLOW_REF, which GitHub sets and act
+	// does not), so the cycle can re-dispatch its workflow (W5).
+	WorkflowFile string
 }
 
 // run runs the example workflow for one event through act in host mode.
@@ -216,10 +229,17 @@ func (w *world) run(event string, payload any, o runOptions) actRun {
 		"--no-cache-server",
 		"--action-cache-path", w.cache,
 	}
+	if o.WorkflowFile != "" {
+		args = append(args, "--env", "GITHUB_WORKFLOW_REF="+owner+"/"+repoName+"/.github/workflows/"+o.WorkflowFile+"@refs/heads/main")
+	}
 	for _, l := range wf.Labels {
 		args = append(args, "--platform", l+"=-self-hosted")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), actTimeout)
+	timeout := actTimeout
+	if o.Timeout > 0 {
+		timeout = o.Timeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, w.act, args...)
 	// act reads .actrc, .env, .secrets and .input from its working
@@ -232,7 +252,7 @@ func (w *world) run(event string, payload any, o runOptions) actRun {
 	err = cmd.Run()
 	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}, Startup: out.startup()}
 	if ctx.Err() != nil {
-		w.t.Fatalf("act did not finish within %s:\n%s", actTimeout, r.Output)
+		w.t.Fatalf("act did not finish within %s:\n%s", timeout, r.Output)
 	}
 	if b, err := os.ReadFile(outputs); err == nil {
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -416,6 +436,12 @@ func issueCommentEvent(id int64, login, association, body string) map[string]any
 // that fixes Add, and returns the pull_request_review event GitHub sends.
 func (w *world) copilotReview(t testing.TB) map[string]any {
 	t.Helper()
+	return w.copilotReviewOn(t, "calc/calc.go", 5, "Add subtracts instead of adding.\n\n```suggestion\n\treturn a + b\n```")
+}
+
+// copilotReviewOn is copilotReview with its one comment on path at line.
+func (w *world) copilotReviewOn(t testing.TB, path string, line int, body string) map[string]any {
+	t.Helper()
 	head := w.fake.HeadSHA(owner, repoName, 1)
 	// The example names no engines, and the default set holds Bugbot: it
 	// must be done with the head too, or the loop waits for it before
@@ -435,8 +461,7 @@ func (w *world) copilotReview(t testing.TB) map[string]any {
 		t.Fatal(err)
 	}
 	if _, _, err := w.fake.AddReviewComment(owner, repoName, 1, ghfake.CommentOptions{
-		Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
-		Body: "Add subtracts instead of adding.\n\n```suggestion\n\treturn a + b\n```",
+		Author: "Copilot", ReviewID: rid, Path: path, Line: line, CommitSHA: head, Body: body,
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.
 	if token == "" {
 		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
 	}
-	in := doctor.DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile,
+	in := doctor.DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile, ServerURL: env.Getenv("GITHUB_SERVER_URL"),
 		PushToken: env.Getenv("REVIEW_LOOP_PUSH_TOKEN"), TriggerToken: env.Getenv("REVIEW_LOOP_TRIGGER_TOKEN"),
 		Client: func(t string) (*github.Client, error) {
 			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
@@ -62,7 +62,7 @@ var errDoctorMissing = errors.New("doctor: a prerequisite is missing")
 // repository and tokens, in the log and the job summary. A secret the
 // workflow passes as an input is present when the input is not empty.
 func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Logger) error {
-	in := doctor.DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile,
+	in := doctor.DoctorInput{Owner: cfg.Owner, Repo: cfg.Repo, GitHubToken: cfg.GitHubToken, TriggerToken: cfg.TriggerToken, ConfigFile: cfg.ConfigFile, ServerURL: cfg.ServerURL,
 		Secrets: map[string]bool{
 			"REVIEW_LOOP_PUSH_TOKEN":    cfg.PushToken != "" && cfg.PushToken != cfg.GitHubToken,
 			"REVIEW_LOOP_TRIGGER_TOKEN": cfg.TriggerToken != "",

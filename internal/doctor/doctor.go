@@ -5,12 +5,16 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
@@ -56,6 +60,11 @@ type DoctorInput struct {
 	Secrets map[string]bool
 	// Client builds a client for a token.
 	Client func(token string) (*github.Client, error)
+	// ServerURL is the GitHub server whose git endpoint the push check
+	// asks (https://github.com, or GITHUB_SERVER_URL).
+	ServerURL string
+	// HTTP sends the push check's request; nil is http.DefaultClient.
+	HTTP *http.Client
 }
 
 // quickStartSecrets are the secrets the quick start's workflow reads, and
@@ -99,6 +108,8 @@ func Doctor(ctx context.Context, in DoctorInput) []DoctorCheck {
 	recent := sync.OnceValues(func() ([]*github.Observation, error) { return gh.RecentActivity(ctx, in.Owner, in.Repo) })
 	add(checkEngines(ctx, in, gh, files, recent))
 	add(checkProtection(ctx, in, gh, recent))
+	add(checkRulesets(ctx, in, gh, recent))
+	add(checkMergeGate(ctx, in, gh))
 	add(checkConfig(ctx, in, gh))
 	return out
 }
@@ -216,18 +227,78 @@ func checkPushToken(ctx context.Context, in DoctorInput) DoctorCheck {
 		return c
 	}
 	login, bot, role, err := tokenRole(ctx, in, in.PushToken)
-	switch {
-	case err != nil:
+	if err != nil {
 		c.Status, c.Detail, c.Fix = DoctorMissing, err.Error(), "replace REVIEW_LOOP_PUSH_TOKEN with a valid token"
+		return c
+	}
+	// What the token itself may do: the API shows an installation token
+	// none of its permissions (GET /installation takes the app's JWT) and
+	// a fine-grained token none of its own, but the git server answers
+	// the push's first request only for a token that may push.
+	status, perr := pushProbe(ctx, in, in.PushToken)
+	repo := in.Owner + "/" + in.Repo
+	switch {
+	case bot && status == http.StatusOK:
+		c.Status, c.Detail = DoctorOK, fmt.Sprintf("an app token (%s): the git server accepts it for a push to %s (Contents: write)", login, repo)
+	case bot && status == http.StatusForbidden:
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("an app token (%s): the git server refuses it a push to %s: the app lacks Contents: write, or its installation does not include the repository", login, repo)
+		c.Fix = "in the app's settings give it Repository permissions → Contents: Read and write, accept the new permission on its installation, and include " + repo + " in the installation's repositories"
 	case bot:
-		c.Status, c.Detail = DoctorUnknown, "an app token ("+login+"): its installation's permissions are not visible to doctor; it needs Contents: write"
-	case slices.Contains(writeRoles, role):
-		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s has %s: can push fix commits", login, role)
-	default:
-		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s/%s: pushes will be refused", login, orDefault(role, "no role"), in.Owner, in.Repo)
+		c.Status, c.Detail = DoctorUnknown, fmt.Sprintf("an app token (%s): its permissions are not readable with the token itself, and the git server's push check did not answer (%s)", login, probeOutcome(status, perr))
+		c.Fix = "check the app's installation (Settings → GitHub Apps → Configure): Repository permissions → Contents: Read and write, and " + repo + " among its repositories"
+	case !slices.Contains(writeRoles, role):
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s on %s: pushes will be refused", login, orDefault(role, "no role"), repo)
 		c.Fix = "give the token's owner write access, or use another token"
+	case status == http.StatusForbidden:
+		c.Status, c.Detail = DoctorMissing, fmt.Sprintf("@%s has %s, but the git server refuses this token a push to %s: a fine-grained token without Contents: write on it, or a classic token without the repo scope", login, role, repo)
+		c.Fix = "give the token Repository permissions → Contents: Read and write on " + repo + " (fine-grained), or the repo scope (classic), and store it again as REVIEW_LOOP_PUSH_TOKEN"
+	case status == http.StatusOK:
+		c.Status, c.Detail = DoctorOK, fmt.Sprintf("@%s has %s, and the git server accepts the token for a push", login, role)
+	default:
+		c.Status, c.Detail = DoctorUnknown, fmt.Sprintf("@%s has %s, but the git server's push check did not answer (%s)", login, role, probeOutcome(status, perr))
+		c.Fix = "check that the token has Contents: Read and write on " + repo + " (fine-grained) or the repo scope (classic)"
 	}
 	return c
+}
+
+// pushProbe asks the git server for the receive-pack advertisement with
+// the token, as the first request of `git push`: GitHub answers it 200
+// only to a token that may push to the repository, and 403 "Permission to
+// owner/repo.git denied to …" otherwise. Nothing is sent and nothing is
+// written. The token travels only in the Authorization header, as for
+// review-loop's own git requests.
+func pushProbe(ctx context.Context, in DoctorInput, token string) (int, error) {
+	server := strings.TrimSuffix(orDefault(in.ServerURL, "https://github.com"), "/")
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, server+"/"+in.Owner+"/"+in.Repo+".git/info/refs?service=git-receive-pack", nil)
+	if err != nil {
+		return 0, err
+	}
+	req.SetBasicAuth("x-access-token", token)
+	req.Header.Set("User-Agent", "git/2 (review-loop doctor)")
+	hc := in.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL holds no token, but keep the error short
+		}
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+func probeOutcome(status int, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("HTTP %d", status)
 }
 
 func checkTriggerToken(ctx context.Context, in DoctorInput) DoctorCheck {
@@ -386,6 +457,169 @@ func checkProtection(ctx context.Context, in DoctorInput, gh *github.Client, rec
 	default:
 		c.Status, c.Detail = DoctorOK, "pushable: "+strings.Join(checked, ", ")
 	}
+	return c
+}
+
+// rulesetHarmless are the ruleset rule types proven not to refuse what
+// review-loop does on a PR branch: it pushes fast-forward commits to a
+// branch that exists, and never force-pushes, deletes or creates one (B5).
+var rulesetHarmless = map[string]bool{"creation": true, "deletion": true, "non_fast_forward": true, "required_linear_history": true}
+
+// rulesetRefusals are the rule types that refuse review-loop's fix push,
+// why, and the fix for each.
+var rulesetRefusals = map[string]struct{ why, fix string }{
+	"update": {"only the ruleset's bypass list may push to the branch",
+		"target the ruleset at the default branch only (`~DEFAULT_BRANCH`), or add the push token's user or app to its bypass list"},
+	"pull_request": {"changes must come through a pull request, so a direct push is refused",
+		"target the ruleset at the default branch only (`~DEFAULT_BRANCH`): the PR itself is the pull request it asks for"},
+	"required_status_checks": {"a fix commit is new, so its required checks (%s) have not passed and GitHub refuses the push",
+		"require the checks on the default branch only (they still hold the merge), or add the push token's user or app to the ruleset's bypass list"},
+	"required_signatures": {"review-loop's fix commits are unsigned, and GitHub refuses unsigned commits",
+		"require signed commits on the default branch only (GitHub signs the merge commits it makes), or add the push token's user or app to the ruleset's bypass list"},
+}
+
+// prBranches are the head branches of up to three open pull requests from
+// the repository itself, from the recent activity.
+func prBranches(recent []*github.Observation) []*github.Observation {
+	var out []*github.Observation
+	for _, o := range recent {
+		if o.State == "OPEN" && !o.IsFork && o.HeadRef != "" {
+			out = append(out, o)
+			if len(out) == 3 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// checkRulesets reads the active ruleset rules on the open pull requests'
+// head branches (the branches the fix commits go to): a rule that refuses
+// a fast-forward push of an unsigned commit, and that the push identity
+// may not bypass, stops every fix cycle. Whether the identity may bypass
+// is current_user_can_bypass, read with the push token itself.
+func checkRulesets(ctx context.Context, in DoctorInput, gh *github.Client, recentPRs func() ([]*github.Observation, error)) DoctorCheck {
+	c := DoctorCheck{Name: "rulesets on PR branches"}
+	recent, err := recentPRs()
+	if err != nil {
+		c.Status, c.Detail = DoctorUnknown, err.Error()
+		return c
+	}
+	branches := prBranches(recent)
+	if len(branches) == 0 {
+		c.Status, c.Detail = DoctorUnknown, "no open pull request from this repository to check a branch of"
+		return c
+	}
+	pusher, who := in.GitHubToken, "GITHUB_TOKEN"
+	if in.PushToken != "" {
+		pusher, who = in.PushToken, "the push token"
+	}
+	pc, perr := in.Client(pusher)
+	type rsInfo struct {
+		name, bypass string
+	}
+	seen := map[int64]rsInfo{}
+	info := func(id int64) rsInfo {
+		if i, ok := seen[id]; ok {
+			return i
+		}
+		i := rsInfo{name: fmt.Sprintf("ruleset %d", id)}
+		if perr == nil {
+			if rs, err := pc.Ruleset(ctx, in.Owner, in.Repo, id); err == nil {
+				i = rsInfo{name: fmt.Sprintf("ruleset %q (%d)", rs.Name, id), bypass: rs.CurrentUserCanBypass}
+			}
+		}
+		seen[id] = i
+		return i
+	}
+	var refused, unclear, bypassed, fixes, checked []string
+	for _, o := range branches {
+		rules, err := gh.BranchRules(ctx, in.Owner, in.Repo, o.HeadRef)
+		if err != nil {
+			unclear = append(unclear, err.Error())
+			continue
+		}
+		checked = append(checked, o.HeadRef)
+		for _, r := range rules {
+			if rulesetHarmless[r.Type] {
+				continue
+			}
+			rs := info(r.RulesetID)
+			ref, known := rulesetRefusals[r.Type]
+			switch {
+			case rs.bypass == "always" || rs.bypass == "exempt":
+				bypassed = append(bypassed, fmt.Sprintf("%s of %s on %s", r.Type, rs.name, o.HeadRef))
+			case !known:
+				unclear = append(unclear, fmt.Sprintf("%s of %s on %s (PR #%d)", r.Type, rs.name, o.HeadRef, o.Number))
+			default:
+				why := ref.why
+				if strings.Contains(why, "%s") {
+					why = fmt.Sprintf(why, strings.Join(r.StatusChecks, ", "))
+				}
+				refused = append(refused, fmt.Sprintf("%s (PR #%d): %s of %s: %s", o.HeadRef, o.Number, r.Type, rs.name, why))
+				if !slices.Contains(fixes, r.Type+": "+ref.fix) {
+					fixes = append(fixes, r.Type+": "+ref.fix)
+				}
+			}
+		}
+	}
+	note := ""
+	if len(bypassed) > 0 {
+		note = "; " + who + " may bypass " + strings.Join(bypassed, ", ")
+	}
+	switch {
+	case len(refused) > 0:
+		c.Status = DoctorMissing
+		c.Detail = "ruleset rules refuse review-loop's fix push by " + who + ": " + strings.Join(refused, "; ") + note
+		c.Fix = strings.Join(fixes, "; ")
+	case len(unclear) > 0:
+		c.Status = DoctorUnknown
+		c.Detail = "doctor cannot tell whether these refuse a fix push: " + strings.Join(unclear, "; ") + note
+		c.Fix = "check, in Settings → Rules → Rulesets, that a commit `fix(review): …` pushed by " + who + " to a PR branch meets them, or target them at the default branch only"
+	case len(checked) == 0:
+		c.Status, c.Detail = DoctorUnknown, "the rules of no PR branch could be read"
+	default:
+		c.Status, c.Detail = DoctorOK, "no active ruleset rule refuses a fix push to "+strings.Join(checked, ", ")+note
+	}
+	return c
+}
+
+// gateCheck is the name of review-loop's own check run, the merge gate a
+// ruleset or branch protection can require (MG1).
+const gateCheck = "review-loop"
+
+// checkMergeGate reads the default branch's ruleset rules for a required
+// status check on review-loop's check run: optional, but without it a PR
+// can merge while the loop still has findings open.
+func checkMergeGate(ctx context.Context, in DoctorInput, gh *github.Client) DoctorCheck {
+	c := DoctorCheck{Name: "merge gate"}
+	def, err := gh.DefaultBranch(ctx, in.Owner, in.Repo)
+	if err != nil {
+		c.Status, c.Detail = DoctorUnknown, err.Error()
+		return c
+	}
+	rules, err := gh.BranchRules(ctx, in.Owner, in.Repo, def)
+	if err != nil {
+		c.Status, c.Detail = DoctorUnknown, err.Error()
+		return c
+	}
+	var others []string
+	for _, r := range rules {
+		if r.Type != "required_status_checks" {
+			continue
+		}
+		if slices.Contains(r.StatusChecks, gateCheck) {
+			c.Status, c.Detail = DoctorOK, fmt.Sprintf("ruleset %d requires the check %q on %s: a PR merges only once the loop is clean", r.RulesetID, gateCheck, def)
+			return c
+		}
+		others = append(others, r.StatusChecks...)
+	}
+	c.Status = DoctorNote
+	c.Detail = fmt.Sprintf("no active ruleset on %s requires the check %q, so a PR can merge while the loop still has findings open", def, gateCheck)
+	if len(others) > 0 {
+		c.Detail += " (it requires " + strings.Join(others, ", ") + ")"
+	}
+	c.Fix = fmt.Sprintf("add %q (review-loop's check run, not the job's name) to a required-status-checks rule of a ruleset on %s (README, Merge gate); a classic branch protection rule can require it instead, which doctor cannot read without admin", gateCheck, def)
 	return c
 }
 

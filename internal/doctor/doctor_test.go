@@ -3,8 +3,10 @@ package doctor
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,6 +21,7 @@ const (
 	pusherToken  = "ghp_pusher"
 	readerToken  = "ghp_reader"
 	doctorAction = "ghs_actions"
+	pusherID     = 4242
 )
 
 // doctorRepo is a repository with every prerequisite of the quick start;
@@ -30,6 +33,8 @@ type doctorRepo struct {
 	secrets  []string
 	bugbot   bool // Bugbot reviewed the open PR
 	protect  bool // the open PR's head branch is protected
+	gate     bool // a ruleset on main requires review-loop's check run
+	rulesets []ghfake.Ruleset
 }
 
 func newDoctorRepo(t *testing.T) *doctorRepo {
@@ -39,7 +44,7 @@ func newDoctorRepo(t *testing.T) *doctorRepo {
 		t.Fatal(err)
 	}
 	return &doctorRepo{workflow: string(wf), config: "shared_paths: [src/lib/**]\n",
-		secrets: []string{"ANTHROPIC_API_KEY", "REVIEW_LOOP_PUSH_TOKEN", "REVIEW_LOOP_TRIGGER_TOKEN"}, bugbot: true}
+		secrets: []string{"ANTHROPIC_API_KEY", "REVIEW_LOOP_PUSH_TOKEN", "REVIEW_LOOP_TRIGGER_TOKEN"}, bugbot: true, gate: true}
 }
 
 func (d *doctorRepo) build(t *testing.T) {
@@ -50,8 +55,9 @@ func (d *doctorRepo) build(t *testing.T) {
 	f.AddToken(doctorAction, ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
 	for _, u := range []struct {
 		token, login, role string
-	}{{adminToken, "admin", "admin"}, {pusherToken, "pusher", "write"}, {readerToken, "reader", "read"}} {
-		f.AddUser(u.login, 0, false)
+		id                 int64
+	}{{adminToken, "admin", "admin", 0}, {pusherToken, "pusher", "write", pusherID}, {readerToken, "reader", "read", 0}} {
+		f.AddUser(u.login, u.id, false)
 		f.AddToken(u.token, ghfake.Identity{Login: u.login})
 		defer func() {
 			if err := f.SetPermission("octo", "app", u.login, u.role); err != nil {
@@ -96,11 +102,25 @@ func (d *doctorRepo) build(t *testing.T) {
 	for _, s := range d.secrets {
 		f.SetSecret("octo", "app", s)
 	}
+	rulesets := d.rulesets
+	if d.gate {
+		rulesets = append(rulesets, ghfake.Ruleset{Name: "merge gate", Include: []string{"~DEFAULT_BRANCH"},
+			Rules: []ghfake.RulesetRule{{Type: "required_status_checks", StatusChecks: []string{"review-loop"}}, {Type: "pull_request"}}})
+	}
+	for _, rs := range rulesets {
+		if _, err := f.AddRuleset("octo", "app", rs); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func (d *doctorRepo) input(token string) DoctorInput {
+	server := ""
+	if d.f != nil {
+		server = d.f.URL()
+	}
 	return DoctorInput{Owner: "octo", Repo: "app", GitHubToken: token, PushToken: pusherToken, TriggerToken: adminToken,
-		ConfigFile: ".github/review-loop.yml",
+		ConfigFile: ".github/review-loop.yml", ServerURL: server,
 		Client: func(tok string) (*github.Client, error) {
 			return github.New(github.Options{Token: tok, APIURL: d.f.URL(), GraphQLURL: d.f.GraphQLURL(), MaxRetries: 1, RetryBackoff: time.Millisecond})
 		}}
@@ -114,7 +134,7 @@ func statuses(checks []DoctorCheck) map[string]DoctorCheck {
 	return out
 }
 
-var doctorChecks = []string{"workflow on the default branch", "workflow permissions", "push token", "trigger token", "secrets", "engines seen", "branch protection", "config"}
+var doctorChecks = []string{"workflow on the default branch", "workflow permissions", "push token", "trigger token", "secrets", "engines seen", "branch protection", "rulesets on PR branches", "merge gate", "config"}
 
 // TestDoctor_EachMissingPrerequisiteIsNamedWithItsFix: a repository with
 // everything passes every check; taking one prerequisite away fails
@@ -135,6 +155,9 @@ func TestDoctor_EachMissingPrerequisiteIsNamedWithItsFix(t *testing.T) {
 		{"no Anthropic key secret", "secrets", func(d *doctorRepo, _ *DoctorInput) { d.secrets = d.secrets[1:] }},
 		{"no engine seen", "engines seen", func(d *doctorRepo, _ *DoctorInput) { d.bugbot = false }},
 		{"the PR branch protected", "branch protection", func(d *doctorRepo, _ *DoctorInput) { d.protect = true }},
+		{"a ruleset requiring signed commits on PR branches", "rulesets on PR branches", func(d *doctorRepo, _ *DoctorInput) {
+			d.rulesets = []ghfake.Ruleset{{Name: "signed", Include: []string{"~ALL"}, Exclude: []string{"~DEFAULT_BRANCH"}, Rules: []ghfake.RulesetRule{{Type: "required_signatures"}}}}
+		}},
 		{"an unknown config key", "config", func(d *doctorRepo, _ *DoctorInput) { d.config = "shared-paths: [src/lib/**]\n" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,7 +168,7 @@ func TestDoctor_EachMissingPrerequisiteIsNamedWithItsFix(t *testing.T) {
 				tc.br(d, &in)
 			}
 			d.build(t)
-			in.Client = d.input(adminToken).Client
+			in.Client, in.ServerURL = d.input(adminToken).Client, d.f.URL()
 			d.f.ResetRequests()
 			checks := Doctor(context.Background(), in)
 			got := statuses(checks)
@@ -187,5 +210,194 @@ func TestDoctor_SecretsAnActionsTokenCannotSee(t *testing.T) {
 	c := statuses(Doctor(context.Background(), d.input(doctorAction)))["secrets"]
 	if c.Status != DoctorUnknown || !strings.Contains(c.Fix, "Settings → Secrets") {
 		t.Errorf("secrets with an Actions token: %+v", c)
+	}
+}
+
+// pushAs pushes one commit to the open PR's branch over the fake's HTTP
+// git server with the token, as review-loop's fix push does, and reports
+// whether the push landed.
+func (d *doctorRepo) pushAs(t *testing.T, token string) (bool, string) {
+	t.Helper()
+	h := "AUTHORIZATION: basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+token))
+	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http."+d.f.URL()+"/.extraheader", "GIT_CONFIG_VALUE_0="+h)
+	dir := t.TempDir()
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	url := d.f.URL() + "/octo/app.git"
+	for _, args := range [][]string{{"init", "-q"}, {"fetch", "-q", "--depth=1", url, "refs/heads/feature"}, {"checkout", "-q", "FETCH_HEAD"},
+		{"commit", "-q", "--allow-empty", "-m", "fix(review): a finding"}} {
+		if out, err := run(args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	out, err := run("push", url, "HEAD:refs/heads/feature")
+	return err == nil, out
+}
+
+// TestDoctor_RulesetsThatRefuseTheFixPushAreNamedWithTheirFix: an active
+// ruleset rule on the PR branches that refuses review-loop's fix push
+// (unsigned commits, required checks, restricted updates, pull requests
+// only) is a miss with its fix; a rule the push identity may bypass, an
+// evaluate-mode ruleset, a rule on the default branch only and the rules
+// a fast-forward push meets are not; a rule doctor cannot judge is said
+// so. Each verdict is checked against a real push to the fake with the
+// push token.
+func TestDoctor_RulesetsThatRefuseTheFixPushAreNamedWithTheirFix(t *testing.T) {
+	t.Parallel()
+	prBranches := []string{"~ALL"}
+	for _, tc := range []struct {
+		name   string
+		rs     ghfake.Ruleset
+		status string
+		detail []string // in the check's detail
+		fix    string   // in the check's fix
+	}{
+		{"signed commits", ghfake.Ruleset{Name: "signed", Include: prBranches, Exclude: []string{"~DEFAULT_BRANCH"}, Rules: []ghfake.RulesetRule{{Type: "required_signatures"}}},
+			DoctorMissing, []string{"feature (PR #1): required_signatures of ruleset \"signed\"", "unsigned"}, "require signed commits on the default branch only"},
+		{"required checks on every branch", ghfake.Ruleset{Name: "ci", Include: prBranches, Rules: []ghfake.RulesetRule{{Type: "required_status_checks", StatusChecks: []string{"build", "test"}}}},
+			DoctorMissing, []string{"required_status_checks", "(build, test) have not passed"}, "require the checks on the default branch only"},
+		{"updates restricted", ghfake.Ruleset{Name: "frozen", Include: []string{"refs/heads/feat*"}, Rules: []ghfake.RulesetRule{{Type: "update"}}},
+			DoctorMissing, []string{"update of ruleset \"frozen\"", "bypass list may push"}, "add the push token's user or app to its bypass list"},
+		{"pull requests only", ghfake.Ruleset{Name: "via PR", Include: prBranches, Rules: []ghfake.RulesetRule{{Type: "pull_request"}}},
+			DoctorMissing, []string{"pull_request", "direct push is refused"}, "`~DEFAULT_BRANCH`"},
+		{"the push token may bypass", ghfake.Ruleset{Name: "frozen", Include: prBranches, BypassUsers: []int64{pusherID}, Rules: []ghfake.RulesetRule{{Type: "update"}}},
+			DoctorOK, []string{"the push token may bypass update of ruleset \"frozen\""}, ""},
+		{"evaluate mode", ghfake.Ruleset{Name: "trial", Enforcement: "evaluate", Include: prBranches, Rules: []ghfake.RulesetRule{{Type: "required_signatures"}}},
+			DoctorOK, []string{"no active ruleset rule refuses a fix push to feature"}, ""},
+		{"fast-forward rules", ghfake.Ruleset{Name: "history", Include: prBranches, Rules: []ghfake.RulesetRule{{Type: "non_fast_forward"}, {Type: "deletion"}, {Type: "creation"}, {Type: "required_linear_history"}}},
+			DoctorOK, []string{"no active ruleset rule refuses"}, ""},
+		{"a rule doctor cannot judge", ghfake.Ruleset{Name: "queue", Include: prBranches, Rules: []ghfake.RulesetRule{{Type: "merge_queue"}}},
+			DoctorUnknown, []string{"merge_queue of ruleset \"queue\""}, "`fix(review): …` pushed by the push token"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorRepo(t)
+			d.rulesets = []ghfake.Ruleset{tc.rs}
+			d.build(t)
+			d.f.ResetRequests()
+			c := statuses(Doctor(context.Background(), d.input(adminToken)))["rulesets on PR branches"]
+			if c.Status != tc.status {
+				t.Fatalf("rulesets check: %+v, want %s", c, tc.status)
+			}
+			for _, want := range tc.detail {
+				if !strings.Contains(c.Detail, want) {
+					t.Errorf("detail lacks %q: %s", want, c.Detail)
+				}
+			}
+			if !strings.Contains(c.Fix, tc.fix) {
+				t.Errorf("fix lacks %q: %q", tc.fix, c.Fix)
+			}
+			for _, r := range d.f.Requests() {
+				if r.Method != http.MethodGet && r.Operation != "query" {
+					t.Errorf("doctor wrote: %+v", r)
+				}
+			}
+			// What doctor says against what GitHub (the fake) does with
+			// the fix push. A rule doctor cannot judge is left out.
+			if tc.status == DoctorUnknown {
+				return
+			}
+			if pushed, out := d.pushAs(t, pusherToken); pushed != (tc.status == DoctorOK) {
+				t.Errorf("doctor says %s, but the push landed = %v:\n%s", tc.status, pushed, out)
+			}
+		})
+	}
+}
+
+// TestDoctor_MergeGateIsTheRulesetsRequiredCheck: review-loop's check run
+// required by a ruleset on the default branch is the merge gate; without
+// it doctor notes what is lost and how to add it, naming the check run,
+// not the job.
+func TestDoctor_MergeGateIsTheRulesetsRequiredCheck(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		gate   bool
+		rs     []ghfake.Ruleset
+		status string
+		detail string
+	}{
+		{"required", true, nil, DoctorOK, `requires the check "review-loop" on main`},
+		{"no ruleset", false, nil, DoctorNote, `no active ruleset on main requires the check "review-loop"`},
+		{"the job's name required instead", false, []ghfake.Ruleset{{Name: "ci", Include: []string{"~DEFAULT_BRANCH"},
+			Rules: []ghfake.RulesetRule{{Type: "required_status_checks", StatusChecks: []string{"review-loop cycle"}}}}}, DoctorNote, "(it requires review-loop cycle)"},
+		{"in evaluate mode", false, []ghfake.Ruleset{{Name: "gate", Enforcement: "evaluate", Include: []string{"~DEFAULT_BRANCH"},
+			Rules: []ghfake.RulesetRule{{Type: "required_status_checks", StatusChecks: []string{"review-loop"}}}}}, DoctorNote, "no active ruleset"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorRepo(t)
+			d.gate, d.rulesets = tc.gate, tc.rs
+			d.build(t)
+			c := statuses(Doctor(context.Background(), d.input(adminToken)))["merge gate"]
+			if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) {
+				t.Fatalf("merge gate: %+v, want %s with %q", c, tc.status, tc.detail)
+			}
+			if c.Status != DoctorOK && !strings.Contains(c.Fix, `add "review-loop" (review-loop's check run, not the job's name)`) {
+				t.Errorf("fix: %q", c.Fix)
+			}
+		})
+	}
+}
+
+// TestDoctor_PushTokenAsTheGitServerSeesIt: neither an app installation
+// token nor a fine-grained token can read its own permissions through the
+// API, so doctor asks the git server for the push's receive-pack
+// advertisement, which GitHub answers only to a token that may push. An
+// app token that may push passes, one that may not is a miss with the
+// permission to grant, and when the git server does not answer doctor
+// says exactly what to check; a user with write access whose token may
+// not push is a miss too. No token appears in the checklist.
+func TestDoctor_PushTokenAsTheGitServerSeesIt(t *testing.T) {
+	t.Parallel()
+	const (
+		appWrite  = "ghs_app_contents_write"
+		appRead   = "ghs_app_contents_read"
+		adminRead = "github_pat_admin_contents_read"
+	)
+	for _, tc := range []struct {
+		name, token, server string
+		status, detail, fix string
+	}{
+		{"an app token that may push", appWrite, "", DoctorOK, "an app token (fixer-app): the git server accepts it for a push to octo/app (Contents: write)", ""},
+		{"an app token that may not push", appRead, "", DoctorMissing, "the git server refuses it a push to octo/app", "Repository permissions → Contents: Read and write"},
+		{"an app token, the git server unreachable", appWrite, "http://127.0.0.1:1", DoctorUnknown, "its permissions are not readable with the token itself", "check the app's installation (Settings → GitHub Apps → Configure): Repository permissions → Contents: Read and write, and octo/app among its repositories"},
+		{"an admin's token without Contents: write", adminRead, "", DoctorMissing, "@admin has admin, but the git server refuses this token a push", "Contents: Read and write on octo/app (fine-grained)"},
+		{"a writer's token", pusherToken, "", DoctorOK, "@pusher has write, and the git server accepts the token for a push", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorRepo(t)
+			d.build(t)
+			d.f.AddToken(appWrite, ghfake.Identity{Login: "fixer-app", ID: 9001, Bot: true})
+			d.f.AddToken(appRead, ghfake.Identity{Login: "fixer-app", ID: 9001, Bot: true, ReadOnly: true})
+			d.f.AddToken(adminRead, ghfake.Identity{Login: "admin", ReadOnly: true})
+			in := d.input(adminToken)
+			in.PushToken = tc.token
+			if tc.server != "" {
+				in.ServerURL = tc.server
+			}
+			checks := Doctor(context.Background(), in)
+			c := statuses(checks)["push token"]
+			if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) || !strings.Contains(c.Fix, tc.fix) {
+				t.Fatalf("push token: %+v\nwant %s, detail with %q, fix with %q", c, tc.status, tc.detail, tc.fix)
+			}
+			var out bytes.Buffer
+			WriteDoctor(&out, "octo/app", checks)
+			if strings.Contains(out.String(), tc.token) {
+				t.Errorf("the checklist prints the token:\n%s", out.String())
+			}
+			for _, g := range d.f.GitRequests() {
+				if g.Method != http.MethodGet || g.Service != "git-receive-pack" {
+					t.Errorf("doctor's git request %+v, want only the receive-pack advertisement", g)
+				}
+			}
+		})
 	}
 }

@@ -103,6 +103,7 @@ type repo struct {
 	roles         map[string]string      // login → repository role (SetPermission)
 	secrets       map[string]bool        // Actions secret names (SetSecret)
 	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
+	rulesets      []*Ruleset             // AddRuleset (rulesets.go)
 }
 
 type pr struct {

@@ -15,8 +15,12 @@ import (
 
 // preReceive refuses pushes to refs listed in protected-refs, with
 // GitHub's GH006 message, and every push while reject-pushes exists (fault
-// injection).
+// injection). A push over the HTTP git server (REMOTE_USER is the pusher)
+// is also checked against the active rules of the repository's rulesets
+// in ruleset-refs (rulesets.go), with GitHub's GH013 message.
 const preReceive = `#!/bin/sh
+set -f
+zero=0000000000000000000000000000000000000000
 while read old new ref; do
   if [ -f "$GIT_DIR/reject-pushes" ]; then
     echo "ghfake: push rejected (injected fault)" >&2
@@ -27,6 +31,30 @@ while read old new ref; do
     # protected branches"; git shows them as "remote: error: GH006 ...").
     echo "error: GH006: Protected branch update failed for $ref." >&2
     exit 1
+  fi
+  if [ -n "$REMOTE_USER" ] && [ -f "$GIT_DIR/ruleset-refs" ]; then
+    while read kind rule inc exc bypass msg; do
+      [ -n "$kind" ] || continue
+      hit=
+      for p in $(echo "$inc" | tr , ' '); do case "$ref" in $p) hit=1;; esac; done
+      for p in $(echo "$exc" | tr , ' '); do case "$ref" in $p) hit=;; esac; done
+      [ -n "$hit" ] || continue
+      case ",$bypass," in *",$REMOTE_USER,"*) continue;; esac
+      refuse=
+      case "$kind" in
+        update) [ "$old" != "$zero" ] && [ "$new" != "$zero" ] && refuse=1;;
+        ff) [ "$old" != "$zero" ] && [ "$new" != "$zero" ] && ! git merge-base --is-ancestor "$old" "$new" && refuse=1;;
+        delete) [ "$new" = "$zero" ] && refuse=1;;
+        create) [ "$old" = "$zero" ] && refuse=1;;
+      esac
+      if [ -n "$refuse" ]; then
+        # GitHub's words for a push a ruleset refuses (git shows them as
+        # "remote: error: GH013: ..."), then the violated rule.
+        echo "error: GH013: Repository rule violations found for $ref." >&2
+        echo "- $msg ($rule)" >&2
+        exit 1
+      fi
+    done < "$GIT_DIR/ruleset-refs"
   fi
 done
 exit 0

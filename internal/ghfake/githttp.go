@@ -119,9 +119,11 @@ func (f *Fake) serveGit(w http.ResponseWriter, r *http.Request, rt gitRoute) {
 		return
 	}
 	entry.Login = id.Login
-	if rt.service == "git-receive-pack" && id.ReadOnly {
-		// GitHub's answer to a push with a token that may not write (git
-		// shows a text/plain body as "remote: ..." lines).
+	if rt.service == "git-receive-pack" && (id.ReadOnly || !f.mayPush(rt.repo, id)) {
+		// GitHub's answer to a push with a token that may not write, or
+		// by a user whose role may not (git shows a text/plain body as
+		// "remote: ..." lines). It comes on the receive-pack
+		// advertisement, before any object is sent.
 		login := id.Login
 		if id.Bot {
 			login += "[bot]"
@@ -165,4 +167,14 @@ func (f *Fake) serveGit(w http.ResponseWriter, r *http.Request, rt gitRoute) {
 		f.mu.Unlock()
 		f.firePush(events)
 	}
+}
+
+// mayPush is false for a user whose role on the repository (SetPermission)
+// is read, triage or none: GitHub refuses their pushes. A user without a
+// role set keeps the fake's default (the repository's owner).
+func (f *Fake) mayPush(r *repo, id Identity) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	role, ok := r.roles[strings.ToLower(id.Login)]
+	return id.Bot || !ok || role == "write" || role == "maintain" || role == "admin"
 }

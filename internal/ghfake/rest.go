@@ -67,6 +67,9 @@ func buildMux() {
 	h("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", listWorkflowRuns)
 	h("GET /repos/{owner}/{repo}/actions/secrets", listRepoSecrets)
 	h("GET /repos/{owner}/{repo}/actions/runs/{run_id}", getWorkflowRun)
+	h("GET /repos/{owner}/{repo}/rulesets", listRulesets)
+	h("GET /repos/{owner}/{repo}/rulesets/{ruleset_id}", getRuleset)
+	h("GET /repos/{owner}/{repo}/rules/branches/{branch...}", getBranchRules)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 	})
