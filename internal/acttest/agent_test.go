@@ -42,22 +42,76 @@ var (
 	messagesURL string
 )
 
-// setupAgent writes agentDir/claude, which runs exe as the agent, and
-// starts the Messages API; the returned func stops it and removes agentDir.
+// setupAgent writes the agent and the registry the act jobs install it
+// from, and starts the Messages API; the returned func stops it and
+// removes agentDir. agentDir holds:
+//   - agent/claude, which runs exe as the agent;
+//   - npm, which answers for the claude-code package action.yml pins (its
+//     integrity, and an install that puts agent/claude in the prefix) and
+//     hands every other command to the real npm;
+//   - claude, a decoy an earlier job could have planted on PATH: the
+//     install step must not use it (TB11).
 func setupAgent(exe string) (func(), error) {
 	dir, err := os.MkdirTemp("", "acttest-agent-")
 	if err != nil {
 		return nil, err
 	}
-	script := "#!/bin/sh\n# The act job's claude: the acttest binary as the agent.\nexec '" + strings.ReplaceAll(exe, "'", `'\''`) + "' " + helperAgent + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o755); err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, err
+	fail := func(err error) (func(), error) { _ = os.RemoveAll(dir); return nil, err }
+	pkg, integrity, err := pinnedAgent()
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "agent"), 0o755); err != nil {
+		return fail(err)
+	}
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	agent := "#!/bin/sh\n# The act job's claude: the acttest binary as the agent.\nexec " + quote(exe) + " " + helperAgent + " \"$@\"\n"
+	decoy := "#!/bin/sh\necho 'acttest: the decoy claude on PATH ran' >&2\nexit 1\n"
+	real, _ := exec.LookPath("npm")
+	npm := "#!/bin/sh\n# The act job's npm: the registry of the agent CLI action.yml pins.\n" +
+		"if [ \"$1\" = view ] && [ \"$2\" = " + quote(pkg) + " ]; then echo " + quote(integrity) + "; exit 0; fi\n" +
+		"if [ \"$1\" = install ]; then\n  prefix=; prev=; last=\n  for a in \"$@\"; do [ \"$prev\" = --prefix ] && prefix=$a; prev=$a; last=$a; done\n" +
+		"  if [ \"$last\" = " + quote(pkg) + " ] && [ -n \"$prefix\" ]; then\n    mkdir -p \"$prefix/node_modules/.bin\" && cp " + quote(filepath.Join(dir, "agent", "claude")) + " \"$prefix/node_modules/.bin/claude\" && echo \"acttest npm: installed $last\"; exit $?\n  fi\nfi\n"
+	if real != "" {
+		npm += "exec " + quote(real) + " \"$@\"\n"
+	} else {
+		npm += "echo 'acttest npm: no npm on this machine' >&2; exit 127\n"
+	}
+	for name, body := range map[string]string{filepath.Join("agent", "claude"): agent, "claude": decoy, "npm": npm} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+			return fail(err)
+		}
 	}
 	messages = &judgetest.MessagesServer{APIKey: agentAPIKey, Status: 500}
 	srv := httptest.NewServer(messages)
 	agentDir, messagesURL = dir, srv.URL
 	return func() { srv.Close(); _ = os.RemoveAll(dir) }, nil
+}
+
+// pinnedAgent is the claude-code package and integrity action.yml pins.
+func pinnedAgent() (pkg, integrity string, err error) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		return "", "", err
+	}
+	m := regexp.MustCompile(`claude-code\) bin=claude; pkg='([^']+)'\s+integrity='([^']+)'`).FindSubmatch(b)
+	if m == nil {
+		return "", "", errors.New("action.yml pins no claude-code package")
+	}
+	return string(m[1]), string(m[2]), nil
+}
+
+// installedAgent is what act's log says when action.yml installed the
+// agent from the test's registry rather than take a claude from PATH.
+func installedAgent(t testing.TB, output string) {
+	t.Helper()
+	pkg, _, err := pinnedAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(output, "acttest npm: installed "+pkg) || strings.Contains(output, "decoy claude on PATH ran") {
+		t.Errorf("act's log does not show the pinned agent installed and run (TB11):\n%s", output)
+	}
 }
 
 var (
@@ -208,7 +262,7 @@ func TestAgent_AppliesTheSuggestionAndReplies(t *testing.T) {
 	}
 	run := func(key string) ([]byte, error) {
 		argv := fix.ClaudeCodeArgs(fmt.Sprintf(fix.AgentPrompt, input, replyPath), tmp, "", 0)
-		cmd := exec.Command(filepath.Join(agentDir, "claude"), argv...)
+		cmd := exec.Command(filepath.Join(agentDir, "agent", "claude"), argv...)
 		cmd.Dir, cmd.Env = dir, append(os.Environ(), "ANTHROPIC_API_KEY="+key)
 		return cmd.Output()
 	}
