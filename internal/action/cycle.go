@@ -66,6 +66,13 @@ type prCycle struct {
 // read it: that run owns the cycle (optimistic concurrency).
 var errLostRace = errors.New("another run updated the status comment first; this run stops without acting")
 
+// stops reports whether err ends the cycle without acting and without
+// failing: another run owns it (errLostRace, errHeadMoved), or the
+// prepared cycle no longer matches the PR (errPreparedStale).
+func stops(err error) bool {
+	return errors.Is(err, errLostRace) || errors.Is(err, errHeadMoved) || errors.Is(err, errPreparedStale)
+}
+
 // cycle runs one loop cycle for one PR: load state, observe, decide, act,
 // save, chain. DESIGN.md "One cycle per workflow run".
 func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResult, error) {
@@ -77,7 +84,7 @@ func (r *runner) cycle(ctx context.Context, wake event.Wake, number int) (PRResu
 	defer r.gha.EndGroup()
 	report, err := c.start(ctx)
 	switch {
-	case errors.Is(err, errLostRace) || errors.Is(err, errPreparedStale):
+	case stops(err):
 		r.gha.Noticef("review-loop: PR #%d: %v", number, err)
 		c.res.Skipped = err.Error()
 		return c.res, nil
@@ -185,7 +192,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	if c.readOnly {
 		return true, nil
 	}
-	if errors.Is(actErr, errLostRace) || errors.Is(actErr, ErrCrashed) || errors.Is(actErr, errPreparedStale) {
+	if stops(actErr) || errors.Is(actErr, ErrCrashed) {
 		return false, actErr
 	}
 	if actErr != nil {

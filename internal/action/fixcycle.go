@@ -132,6 +132,22 @@ func (c *prCycle) commit(ctx context.Context) error {
 	return err
 }
 
+// errHeadMoved means the fix push was refused because the PR head branch
+// moved while the cycle worked: another run (which claimed the status
+// comment in the same instant) or a person pushed. The run stops without
+// acting; the next wake sees the new head.
+var errHeadMoved = errors.New("the PR head branch moved while this cycle worked (another run or a person pushed); this run stops without acting")
+
+// headMoved reports whether the PR head branch on GitHub is no longer the
+// observed head.
+func (c *prCycle) headMoved(ctx context.Context, g *git.Runner) bool {
+	if err := g.FetchBranch(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
+		return false
+	}
+	tip, err := g.Run(ctx, "rev-parse", "--verify", "refs/remotes/origin/"+c.obs.HeadRef)
+	return err == nil && strings.TrimSpace(tip) != c.obs.HeadSHA
+}
+
 func fixOutcome(o fix.Outcome) string {
 	switch o {
 	case fix.OutcomeFixed:
@@ -272,6 +288,10 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 	}
 	if err := repo.Push(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
+		var pe *git.PushError
+		if errors.As(err, &pe) && pe.Rejected && c.headMoved(ctx, repo.Git) {
+			return "", errHeadMoved
+		}
 		return "", fmt.Errorf("pushing the fix commit: %w", err)
 	}
 	if c.CrashAfterPush != nil && c.CrashAfterPush() {
