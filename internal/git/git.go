@@ -36,7 +36,20 @@ type Runner struct {
 
 	mu    sync.Mutex
 	calls [][]string
+	// memo holds the answers of the queries only a write can change (see
+	// memoKey), all read in the epoch memoAt; writes counts this Runner's
+	// git writes begun and ended.
+	memo   map[string]string
+	memoAt epoch
+	writes uint64
 }
+
+// epoch names a stretch of time in which nothing changed the checkout: no
+// repository command started or ended (reap.Generation) and no git write
+// of this Runner began or ended.
+type epoch struct{ commands, writes uint64 }
+
+func (r *Runner) epochLocked() epoch { return epoch{reap.Generation(), r.writes} }
 
 // Calls returns a copy of every argv run so far, without the binary name.
 func (r *Runner) Calls() [][]string {
@@ -94,9 +107,38 @@ func (r *Runner) exec(ctx context.Context, o execOpts, args ...string) (string, 
 	if err := forbidden(args); err != nil {
 		return "", err
 	}
+	key, memoizable := r.memoKey(o, args)
+	write := !readOnly(args)
 	r.mu.Lock()
+	if write {
+		r.writes++
+		r.memo = nil
+	}
+	at := r.epochLocked()
+	if out, ok := r.memo[key]; ok && memoizable && r.memoAt == at {
+		r.mu.Unlock()
+		return out, nil
+	}
 	r.calls = append(r.calls, slices.Clone(args))
 	r.mu.Unlock()
+	out, err := r.execGit(ctx, o, args)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case write:
+		r.writes++
+		r.memo = nil
+	case memoizable && err == nil && r.epochLocked() == at:
+		if r.memo == nil || r.memoAt != at {
+			r.memo, r.memoAt = map[string]string{}, at
+		}
+		r.memo[key] = out
+	}
+	return out, err
+}
+
+// execGit runs one git child.
+func (r *Runner) execGit(ctx context.Context, o execOpts, args []string) (string, error) {
 
 	env, err := r.environ(o.extraEnv, o.home)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Runner-owned files a repository command must not change (TB11): the
@@ -20,6 +21,14 @@ var (
 	protected  []string
 	runnerTemp string
 )
+
+// generation counts the starts and ends of repository commands.
+var generation atomic.Uint64
+
+// Generation changes each time a repository command starts or ends
+// (RunCommand): an answer read from the checkout under one generation
+// may not hold under another.
+func Generation() uint64 { return generation.Load() }
 
 // Protect names the runner's file-command files and RUNNER_TEMP; only the
 // top layer calls it, once, with what the runner set.
@@ -69,6 +78,11 @@ func RunCommand(cmd *exec.Cmd) error {
 	defer os.RemoveAll(tmp)
 	cmd.Env = append(cmd.Env, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	before := snapshot(files)
+	// A command may change anything in the checkout: what review-loop
+	// remembered of it (the git answers internal/git keeps between its own
+	// writes) is stale from the moment it starts until it has ended.
+	generation.Add(1)
+	defer generation.Add(1)
 	err = Run(cmd)
 	// Every process the command left behind ends before anything else
 	// runs (TB8); one that cannot be ended fails the command.
