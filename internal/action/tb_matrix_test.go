@@ -21,9 +21,6 @@ import (
 // RUNNER_TEMP layout with _runner_file_commands, a shared HOME), in the
 // modes of attackModes that no other built-binary test covers.
 
-// hardenedModes are the modes with a prepare and a publish job.
-var hardenedModes = []string{"hardened", "hardened, no checkout"}
-
 // TB9 in every mode: the test command plants .github/workflows/evil.yml
 // and edits README.md, which no finding names. The pushed fix holds
 // calc/calc.go only, and the status comment says what was left out.
