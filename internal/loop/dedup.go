@@ -120,26 +120,40 @@ func dedup(fs []Finding) ([]Finding, int) {
 	if len(fs) < 2 {
 		return fs, 0
 	}
+	return dedupAt(len(fs), func(i int) *Finding { return &fs[i] })
+}
+
+// dedupAt is dedup of the n findings at(0) … at(n-1), read in place: a
+// cycle merges its engines' findings without first copying them into
+// one slice (C1). The findings it returns are its own copies.
+func dedupAt(n int, at func(int) *Finding) ([]Finding, int) {
+	if n < 2 {
+		out := make([]Finding, n)
+		for i := range out {
+			out[i] = *at(i)
+		}
+		return out, 0
+	}
 	// by is the findings' order: by engine, then comment id; positions
 	// below are positions in it.
-	by := make([]int, len(fs))
+	by := make([]int, n)
 	for i := range by {
 		by[i] = i
 	}
-	slices.SortStableFunc(by, func(i, j int) int { return findingOrder(fs[i], fs[j]) })
-	keys := make([]defectKey, len(fs))
-	order := make([]int, 0, len(fs))
-	// eng and cat number each position's engine and specific category
-	// (0: none), so the sweep compares integers; mayEdit is false where
-	// the body cannot hold a suggestion block.
-	eng, cat := make([]int, len(fs)), make([]int, len(fs))
-	mayEdit := make([]bool, len(fs))
-	cats := map[string]int{}
+	slices.SortStableFunc(by, func(i, j int) int { return findingOrderOf(at(i), at(j)) })
+	keys := make([]defectKey, n)
+	order := make([]int, 0, n)
+	// eng numbers each position's engine, so the sweep compares
+	// integers; mayEdit is false where the body cannot hold a suggestion
+	// block.
+	eng := make([]int, n)
+	mayEdit := make([]bool, n)
 	// edit is the suggested edit of the finding at a position, its
 	// markdown parsed on the first call.
-	edit := func(i int) string { return keys[i].suggestion(&fs[by[i]]) }
+	edit := func(i int) string { return keys[i].suggestion(at(by[i])) }
 	for i, x := range by {
-		keys[i] = defectKeyOf(fs[x])
+		f := at(x)
+		keys[i] = defectKeyOf(*f)
 		if i > 0 {
 			eng[i] = eng[i-1]
 			if keys[i].engine != keys[i-1].engine {
@@ -148,13 +162,7 @@ func dedup(fs []Finding) ([]Finding, int) {
 		}
 		if keys[i].end > 0 {
 			order = append(order, i)
-			mayEdit[i] = mayHaveSuggestion(fs[x].Body)
-			if c := keys[i].category; c != "" {
-				if cat[i] = cats[c]; cat[i] == 0 {
-					cat[i] = len(cats) + 1
-					cats[c] = cat[i]
-				}
-			}
+			mayEdit[i] = mayHaveSuggestion(f.Body)
 		}
 	}
 	// The pairs that are one defect, as (later, earlier): found by a sweep
@@ -187,7 +195,7 @@ func dedup(fs []Finding) ([]Finding, int) {
 				continue
 			}
 			compared++
-			if (cat[i] != 0 && cat[i] == cat[j]) ||
+			if (keys[i].category != "" && keys[i].category == keys[j].category) ||
 				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) ||
 				(mayEdit[i] && mayEdit[j] && edit(i) != "" && edit(i) == edit(j)) {
 				pairs = append(pairs, [2]int{max(i, j), min(i, j)})
@@ -204,8 +212,8 @@ func dedup(fs []Finding) ([]Finding, int) {
 	// Each finding in turn joins the first group (in the order groups were
 	// formed) of which every member is the same defect as it, else forms
 	// its own. Only a group holding one of its pairs can qualify.
-	group := make([]int, len(fs))
-	next := make([]int, len(fs))
+	group := make([]int, n)
+	next := make([]int, n)
 	var first, last []int // per group: its first and last member
 	p := 0
 	for i := range by {
@@ -241,7 +249,7 @@ func dedup(fs []Finding) ([]Finding, int) {
 	out := make([]Finding, 0, len(first))
 	for _, h := range first {
 		if next[h] < 0 {
-			out = append(out, fs[by[h]])
+			out = append(out, *at(by[h]))
 			continue
 		}
 		rep := h
@@ -251,13 +259,13 @@ func dedup(fs []Finding) ([]Finding, int) {
 				break
 			}
 		}
-		f := fs[by[rep]]
+		f := *at(by[rep])
 		f.Sources = slices.Clone(f.Sources)
 		for m := h; m >= 0; m = next[m] {
 			if m == rep {
 				continue
 			}
-			src := fs[by[m]]
+			src := at(by[m])
 			f.Sources = append(f.Sources, SourceRef{Engine: src.Engine, ID: src.ID, CommentID: src.CommentID, ThreadID: src.ThreadID})
 			f.Sources = append(f.Sources, src.Sources...)
 		}
@@ -277,7 +285,10 @@ func FlaggedBy(f Finding) []string {
 	return slices.Compact(out)
 }
 
-func findingOrder(a, b Finding) int {
+func findingOrder(a, b Finding) int { return findingOrderOf(&a, &b) }
+
+// findingOrderOf is findingOrder without copying the findings.
+func findingOrderOf(a, b *Finding) int {
 	if c := cmp.Compare(a.Engine, b.Engine); c != 0 {
 		return c
 	}
@@ -296,7 +307,28 @@ func span(f Finding) (int, int) {
 }
 
 func normCategory(c string) string {
+	if isNormCategory(c) {
+		return c // already normalised: nothing to allocate (C1)
+	}
 	return strings.Join(strings.Fields(strings.ToLower(strings.TrimSpace(c))), " ")
+}
+
+// isNormCategory reports whether normCategory would return c unchanged:
+// ASCII without capitals, words separated by single spaces.
+func isNormCategory(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; {
+		case b >= 0x80, b >= 'A' && b <= 'Z':
+			return false
+		case b == ' ':
+			if i == 0 || i == len(c)-1 || c[i-1] == ' ' {
+				return false
+			}
+		case b == '\t', b == '\n', b == '\v', b == '\f', b == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 // stopWords carry no meaning for comparing titles.
