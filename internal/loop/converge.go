@@ -185,7 +185,7 @@ func (d *decider) inducedBy(f Finding) (state.FixCommit, bool) {
 // none to compare it with.
 func sameDefectBack(f Finding, fc state.FixCommit, keys map[string]defectKey) (state.FixedRef, bool) {
 	rs, _ := changedIn(fc, f.Path)
-	kf := defectKeyOf(f)
+	kf := defectKeyOf(&f)
 	fs, fe := span(f)
 	for _, x := range fc.Fixed {
 		if x.Path != f.Path {
@@ -198,7 +198,7 @@ func sameDefectBack(f Finding, fc state.FixCommit, keys map[string]defectKey) (s
 		// earlier finding's lines are the ones its fix rewrote.
 		prior, ok := keys[x.ID]
 		if !ok {
-			prior = defectKeyOf(Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category, Line: 1})
+			prior = defectKeyOf(&Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category, Line: 1})
 			keys[x.ID] = prior
 		}
 		prior.start, prior.end = fs, fe
@@ -556,36 +556,45 @@ func (d *decider) scopeGuard(fresh []Finding) []Finding {
 		prose[e.view.Engine] = e.view.Prose
 	}
 	cooled := cfg.ProseRounds > 0 && s.ProseRounds >= cfg.ProseRounds
-	kept := fresh[:0] // fresh is this cycle's own slice: filtered in place (C1)
+	// fresh is this cycle's own slice: filtered in place (C1), a finding
+	// moved only when one before it was held.
+	k := 0
+	keep := func(i int) {
+		if k != i {
+			fresh[k] = fresh[i]
+		}
+		k++
+	}
 	actedOnProse := false
 	fixedByEngine := make(map[string]bool, len(s.EngineFixed))
 	for _, id := range s.EngineFixed {
 		fixedByEngine[id] = true
 	}
 	ignored, generated := compileScope(cfg.PathsIgnore), compileScope(d.obs.Generated)
-	for _, f := range fresh {
+	for i := range fresh {
+		f := &fresh[i]
 		switch {
 		case fixedByEngine[f.ID]:
-			d.hold(f, "CV5", "an engine's own fixer already fixed it; not fixed again")
+			d.hold(*f, "CV5", "an engine's own fixer already fixed it; not fixed again")
 		case f.Path != "" && ignored.match(f.Path):
-			d.hold(f, "CV6", "in a path listed under paths-ignore; never fixed")
+			d.hold(*f, "CV6", "in a path listed under paths-ignore; never fixed")
 		case f.Path != "" && generated.match(f.Path):
-			d.hold(f, "CV6", "in a file marked linguist-generated in .gitattributes; never fixed")
-		case prose[f.Engine] || IsNitpick(f):
+			d.hold(*f, "CV6", "in a file marked linguist-generated in .gitattributes; never fixed")
+		case prose[f.Engine] || IsNitpick(*f):
 			if cooled {
-				d.hold(f, "CV3", fmt.Sprintf("a prose or nitpick finding after %d round(s) acting on such findings; listed for a human", s.ProseRounds))
+				d.hold(*f, "CV3", fmt.Sprintf("a prose or nitpick finding after %d round(s) acting on such findings; listed for a human", s.ProseRounds))
 				continue
 			}
 			actedOnProse = true
-			kept = append(kept, f)
+			keep(i)
 		default:
-			kept = append(kept, f)
+			keep(i)
 		}
 	}
-	if actedOnProse && len(kept) > 0 {
+	if actedOnProse && k > 0 {
 		d.proseRound = true
 	}
-	return kept
+	return fresh[:k]
 }
 
 // heldNotices lists the held findings on the status comment (CV3, CV5, CV6).

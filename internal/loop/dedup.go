@@ -38,7 +38,7 @@ var genericCategories = map[string]bool{
 // the same suggested edit. It is symmetric. Findings without a file or a
 // line are never merged.
 func SameDefect(a, b Finding) bool {
-	ka, kb := defectKeyOf(a), defectKeyOf(b)
+	ka, kb := defectKeyOf(&a), defectKeyOf(&b)
 	ka.suggestion(&a)
 	kb.suggestion(&b)
 	return ka.same(&kb)
@@ -62,12 +62,12 @@ type defectKey struct {
 	edited bool
 }
 
-func defectKeyOf(f Finding) defectKey {
+func defectKeyOf(f *Finding) defectKey {
 	k := defectKey{engine: f.Engine, path: f.Path}
 	if f.Path == "" || f.Line <= 0 {
 		return k
 	}
-	k.start, k.end = span(f)
+	k.start, k.end = span(*f)
 	if c := normCategory(f.Category); !genericCategories[c] {
 		k.category = c
 	}
@@ -142,26 +142,36 @@ func dedupAt(n int, at func(int) *Finding) ([]Finding, int) {
 	}
 	slices.SortStableFunc(by, func(i, j int) int { return findingOrderOf(at(i), at(j)) })
 	keys := make([]defectKey, n)
-	order := make([]int, 0, n)
-	// eng numbers each position's engine, so the sweep compares
-	// integers; mayEdit is false where the body cannot hold a suggestion
-	// block.
-	eng := make([]int, n)
+	// sweep holds the findings with a file and a line as the sweep below
+	// reads them, in one compact record each: its file (numbered in order
+	// of first appearance: only findings of one file are compared), lines,
+	// engine (numbered), a hash of its specific category (0: none) and
+	// its position.
+	type sweepItem struct {
+		file, start, end, eng, pos int
+		cat                        uint64
+	}
+	sweep := make([]sweepItem, 0, n)
+	files := map[string]int{}
+	// mayEdit is false where the body cannot hold a suggestion block.
 	mayEdit := make([]bool, n)
 	// edit is the suggested edit of the finding at a position, its
 	// markdown parsed on the first call.
 	edit := func(i int) string { return keys[i].suggestion(at(by[i])) }
+	eng := 0
 	for i, x := range by {
 		f := at(x)
-		keys[i] = defectKeyOf(*f)
-		if i > 0 {
-			eng[i] = eng[i-1]
-			if keys[i].engine != keys[i-1].engine {
-				eng[i]++
-			}
+		keys[i] = defectKeyOf(f)
+		if i > 0 && keys[i].engine != keys[i-1].engine {
+			eng++
 		}
-		if keys[i].end > 0 {
-			order = append(order, i)
+		if k := &keys[i]; k.end > 0 {
+			file, ok := files[k.path]
+			if !ok {
+				file = len(files)
+				files[k.path] = file
+			}
+			sweep = append(sweep, sweepItem{file: file, start: k.start, end: k.end, eng: eng, pos: i, cat: categoryHash(k.category)})
 			mayEdit[i] = mayHaveSuggestion(f.Body)
 		}
 	}
@@ -169,39 +179,41 @@ func dedupAt(n int, at func(int) *Finding) ([]Finding, int) {
 	// over each file's findings by first line, comparing a finding only
 	// with the earlier-starting findings of its file whose lines reach its
 	// first line. The comparison is defectKey.same on those.
-	slices.SortFunc(order, func(i, j int) int {
-		if c := strings.Compare(keys[i].path, keys[j].path); c != 0 {
+	slices.SortFunc(sweep, func(a, b sweepItem) int {
+		if c := cmp.Compare(a.file, b.file); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(keys[i].start, keys[j].start); c != 0 {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
 			return c
 		}
-		return cmp.Compare(i, j)
+		return cmp.Compare(a.pos, b.pos)
 	})
 	var pairs [][2]int
-	var open []int
+	var open []sweepItem
 	compared := 0
-	for x, i := range order {
-		if x > 0 && keys[order[x-1]].path != keys[i].path {
+	for x, a := range sweep {
+		if x > 0 && sweep[x-1].file != a.file {
 			open = open[:0]
 		}
+		i := a.pos
 		kept := open[:0]
-		for _, j := range open {
-			if keys[j].end < keys[i].start {
+		for _, b := range open {
+			if b.end < a.start {
 				continue
 			}
-			kept = append(kept, j)
-			if eng[i] == eng[j] {
+			kept = append(kept, b)
+			if a.eng == b.eng {
 				continue
 			}
 			compared++
-			if (keys[i].category != "" && keys[i].category == keys[j].category) ||
+			j := b.pos
+			if (a.cat != 0 && a.cat == b.cat && keys[i].category == keys[j].category) ||
 				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) ||
 				(mayEdit[i] && mayEdit[j] && edit(i) != "" && edit(i) == edit(j)) {
 				pairs = append(pairs, [2]int{max(i, j), min(i, j)})
 			}
 		}
-		open = append(kept, i)
+		open = append(kept, a)
 	}
 	slices.SortFunc(pairs, func(a, b [2]int) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {
@@ -304,6 +316,21 @@ func span(f Finding) (int, int) {
 		s = f.Line
 	}
 	return s, f.Line
+}
+
+// categoryHash is a non-zero FNV-1a hash of a specific category, 0 for
+// none: the sweep compares two categories' text only when their hashes
+// are equal.
+func categoryHash(c string) uint64 {
+	if c == "" {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(c); i++ {
+		h ^= uint64(c[i])
+		h *= 1099511628211
+	}
+	return h | 1
 }
 
 func normCategory(c string) string {
