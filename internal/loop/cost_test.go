@@ -113,14 +113,16 @@ func costPerRun(runs int, fn func()) (allocs, bytes float64) {
 	return float64(after.Mallocs-before.Mallocs) / float64(runs), float64(after.TotalAlloc-before.TotalAlloc) / float64(runs)
 }
 
-// TestRule_C1_DecideAllocatesAtMostHalfAnAllocationPerFinding holds
-// BenchmarkDecide's figures (three engines × 2,000 findings): a cycle
-// reads each finding's category, title and path once and copies the
-// findings once, not once per rule that looks at them. It allocated
+// TestRule_C1_DecideAllocatesAtMost300TimesAnd3MB holds BenchmarkDecide's
+// figures (three engines × 2,000 findings, 3,000 of them fresh): a cycle
+// reads each finding's category, title and path without allocating and
+// copies the fresh findings once (DD1's result), so its allocations do
+// not grow with the findings and its bytes are about one copy of them
+// (107 allocations and 2.4 MB when this bound was set). It allocated
 // 12,154 times and 7.0 MB a call when the nitpick check, DD1's category
 // and CV6's path guard each allocated per finding and the fresh findings
-// were gathered twice.
-func TestRule_C1_DecideAllocatesAtMostHalfAnAllocationPerFinding(t *testing.T) {
+// were gathered twice and copied three times.
+func TestRule_C1_DecideAllocatesAtMost300TimesAnd3MB(t *testing.T) {
 	st, o := largeDecision()
 	cfg := DefaultConfig()
 	var p Plan
@@ -129,7 +131,7 @@ func TestRule_C1_DecideAllocatesAtMostHalfAnAllocationPerFinding(t *testing.T) {
 		t.Fatalf("plan %s with %d findings, want a fix cycle on 3000", p.Action, len(p.Triage))
 	}
 	t.Logf("Decide, 3 × 2,000 findings: %.0f allocations, %.0f bytes", allocs, bytes)
-	const maxAllocs, maxBytes = 3000, 3 << 20
+	const maxAllocs, maxBytes = 300, 3 << 20
 	if allocs > maxAllocs {
 		t.Errorf("Decide on 3 × 2,000 findings allocates %.0f times, want at most %d", allocs, maxAllocs)
 	}
