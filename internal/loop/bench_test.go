@@ -7,9 +7,9 @@ import (
 	"github.com/review-loop/review-loop/internal/state"
 )
 
-// BenchmarkDecide decides on a large PR: three engines with 2,000 active
-// findings each, half of them already in the triage table.
-func BenchmarkDecide(b *testing.B) {
+// largeDecision is a large PR: three engines with 2,000 active findings
+// each, half of them already in the triage table.
+func largeDecision() (state.State, Observation) {
 	engines := []string{"bugbot", "claude", "copilot"}
 	st := active(sha1, engines...)
 	var views []EngineView
@@ -29,7 +29,12 @@ func BenchmarkDecide(b *testing.B) {
 		v.MultiVerdict = e == "claude"
 		views = append(views, v)
 	}
-	o := obs(sha1, 0, views...)
+	return st, obs(sha1, 0, views...)
+}
+
+// BenchmarkDecide decides on a large PR (largeDecision).
+func BenchmarkDecide(b *testing.B) {
+	st, o := largeDecision()
 	cfg := DefaultConfig()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -185,7 +185,7 @@ func (d *decider) inducedBy(f Finding) (state.FixCommit, bool) {
 // none to compare it with.
 func sameDefectBack(f Finding, fc state.FixCommit, keys map[string]defectKey) (state.FixedRef, bool) {
 	rs, _ := changedIn(fc, f.Path)
-	kf := defectKeyOf(f)
+	kf := defectKeyOf(&f)
 	fs, fe := span(f)
 	for _, x := range fc.Fixed {
 		if x.Path != f.Path {
@@ -198,7 +198,7 @@ func sameDefectBack(f Finding, fc state.FixCommit, keys map[string]defectKey) (s
 		// earlier finding's lines are the ones its fix rewrote.
 		prior, ok := keys[x.ID]
 		if !ok {
-			prior = defectKeyOf(Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category, Line: 1})
+			prior = defectKeyOf(&Finding{Engine: "\x00fixed:" + x.Engine, Path: x.Path, Title: x.Title, Category: x.Category, Line: 1})
 			keys[x.ID] = prior
 		}
 		prior.start, prior.end = fs, fe
@@ -520,13 +520,23 @@ func (d *decider) hold(f Finding, rule, why string) {
 }
 
 // IsNitpick reports whether an engine calls a finding a nitpick (CV3).
+// Its words are the runs of the letters a to z in the lower-cased
+// category, read in place (C1: no allocation per finding).
 func IsNitpick(f Finding) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(f.Category), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	}) {
-		if w == "nitpick" || w == "nit" || w == "nitpicks" {
+	c := strings.ToLower(f.Category) // no copy when already lower case
+	for i := 0; i < len(c); {
+		if c[i] < 'a' || c[i] > 'z' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(c) && c[j] >= 'a' && c[j] <= 'z' {
+			j++
+		}
+		if w := c[i:j]; w == "nitpick" || w == "nit" || w == "nitpicks" {
 			return true
 		}
+		i = j
 	}
 	return false
 }
@@ -546,35 +556,45 @@ func (d *decider) scopeGuard(fresh []Finding) []Finding {
 		prose[e.view.Engine] = e.view.Prose
 	}
 	cooled := cfg.ProseRounds > 0 && s.ProseRounds >= cfg.ProseRounds
-	kept := fresh[:0] // fresh is this cycle's own slice: filtered in place (C1)
+	// fresh is this cycle's own slice: filtered in place (C1), a finding
+	// moved only when one before it was held.
+	k := 0
+	keep := func(i int) {
+		if k != i {
+			fresh[k] = fresh[i]
+		}
+		k++
+	}
 	actedOnProse := false
 	fixedByEngine := make(map[string]bool, len(s.EngineFixed))
 	for _, id := range s.EngineFixed {
 		fixedByEngine[id] = true
 	}
-	for _, f := range fresh {
+	ignored, generated := compileScope(cfg.PathsIgnore), compileScope(d.obs.Generated)
+	for i := range fresh {
+		f := &fresh[i]
 		switch {
 		case fixedByEngine[f.ID]:
-			d.hold(f, "CV5", "an engine's own fixer already fixed it; not fixed again")
-		case f.Path != "" && OutOfScope(f.Path, cfg.PathsIgnore):
-			d.hold(f, "CV6", "in a path listed under paths-ignore; never fixed")
-		case f.Path != "" && OutOfScope(f.Path, d.obs.Generated):
-			d.hold(f, "CV6", "in a file marked linguist-generated in .gitattributes; never fixed")
-		case prose[f.Engine] || IsNitpick(f):
+			d.hold(*f, "CV5", "an engine's own fixer already fixed it; not fixed again")
+		case f.Path != "" && ignored.match(f.Path):
+			d.hold(*f, "CV6", "in a path listed under paths-ignore; never fixed")
+		case f.Path != "" && generated.match(f.Path):
+			d.hold(*f, "CV6", "in a file marked linguist-generated in .gitattributes; never fixed")
+		case prose[f.Engine] || IsNitpick(*f):
 			if cooled {
-				d.hold(f, "CV3", fmt.Sprintf("a prose or nitpick finding after %d round(s) acting on such findings; listed for a human", s.ProseRounds))
+				d.hold(*f, "CV3", fmt.Sprintf("a prose or nitpick finding after %d round(s) acting on such findings; listed for a human", s.ProseRounds))
 				continue
 			}
 			actedOnProse = true
-			kept = append(kept, f)
+			keep(i)
 		default:
-			kept = append(kept, f)
+			keep(i)
 		}
 	}
-	if actedOnProse && len(kept) > 0 {
+	if actedOnProse && k > 0 {
 		d.proseRound = true
 	}
-	return kept
+	return fresh[:k]
 }
 
 // heldNotices lists the held findings on the status comment (CV3, CV5, CV6).
@@ -614,7 +634,15 @@ func (d *decider) tooLarge(engine string) string {
 // the repository root, "**" matches any number of directories and a
 // trailing "/" (or "/**") matches everything under a directory.
 func OutOfScope(p string, patterns []string) bool {
-	p = strings.TrimPrefix(path.Clean("/"+p), "/")
+	return compileScope(patterns).match(p)
+}
+
+// scope is OutOfScope's patterns read once, each as its path segments, so
+// a cycle checks every finding's path without re-reading them (C1).
+type scope [][]string
+
+func compileScope(patterns []string) scope {
+	var sc scope
 	for _, pat := range patterns {
 		pat = strings.TrimSpace(pat)
 		if pat == "" || strings.HasPrefix(pat, "#") {
@@ -627,7 +655,19 @@ func OutOfScope(p string, patterns []string) bool {
 			// A bare name or glob matches at any depth.
 			pat = "**/" + pat
 		}
-		if globMatch(strings.Split(strings.TrimPrefix(pat, "/"), "/"), strings.Split(p, "/")) {
+		sc = append(sc, strings.Split(strings.TrimPrefix(pat, "/"), "/"))
+	}
+	return sc
+}
+
+// match is OutOfScope of p on the patterns of sc.
+func (sc scope) match(p string) bool {
+	if len(sc) == 0 {
+		return false
+	}
+	segs := strings.Split(strings.TrimPrefix(path.Clean("/"+p), "/"), "/")
+	for _, pat := range sc {
+		if globMatch(pat, segs) {
 			return true
 		}
 	}
@@ -664,6 +704,9 @@ func globMatch(pat, segs []string) bool {
 // triage this cycle, before DD1 merges them.
 func (d *decider) freshFindings() []Finding {
 	var out []Finding
+	if n := d.countFresh(); n > 0 {
+		out = make([]Finding, 0, n)
+	}
 	for _, e := range d.ev {
 		if e.out {
 			continue
@@ -672,6 +715,34 @@ func (d *decider) freshFindings() []Finding {
 			out = append(out, *f)
 		}
 	}
+	return out
+}
+
+// countFresh is how many findings freshFindings gives.
+func (d *decider) countFresh() int {
+	n := 0
+	for _, e := range d.ev {
+		if !e.out {
+			n += len(e.fresh)
+		}
+	}
+	return n
+}
+
+// dedupFresh is Dedup of freshFindings, read in place: the cycle's own
+// slice of the findings to triage, nil when there are none.
+func (d *decider) dedupFresh() []Finding {
+	n := d.countFresh()
+	if n == 0 {
+		return nil
+	}
+	at := make([]*Finding, 0, n)
+	for _, e := range d.ev {
+		if !e.out {
+			at = append(at, e.fresh...)
+		}
+	}
+	out, _ := dedupAt(n, func(i int) *Finding { return at[i] })
 	return out
 }
 

@@ -518,7 +518,12 @@ func (d *decider) tree(progress bool) {
 	}
 	// CV1, CV2: findings raised on the loop's own fix; a fixed defect
 	// come back on the fix's lines stops the fixing before W2 would.
-	if back, of := d.markInduced(d.freshFindings()); back != nil && cfg.DivergenceStop {
+	var back *state.Induced
+	var of state.FixedRef
+	if len(s.FixCommits) > 0 { // CV1 reads the findings only after a fix (C1)
+		back, of = d.markInduced(d.freshFindings())
+	}
+	if back != nil && cfg.DivergenceStop {
 		d.handBack(EndDiverging, fmt.Sprintf("CV2: %s is the same defect as %s (%s), back on the lines its fix %s changed: %s",
 			back.FindingID, of.ID, oneLine(of.Title), short(back.Commit), chain(*back)))
 		return
@@ -618,23 +623,9 @@ func (d *decider) tree(progress bool) {
 	}
 	// (e) prose engines: the judge verdict stands in for the finding count
 	// (applied in classify). (f) all DONE and new findings → triage and fix.
-	n := 0
-	for _, e := range d.ev {
-		n += len(e.fresh)
-	}
-	var fresh []Finding
-	if n > 0 {
-		fresh = make([]Finding, 0, n)
-	}
-	for _, e := range d.ev {
-		if !e.out {
-			for _, f := range e.fresh {
-				fresh = append(fresh, *f)
-			}
-		}
-	}
-	// DD1: one defect flagged by several engines is one finding.
-	fresh = Dedup(fresh)
+	// DD1: one defect flagged by several engines is one finding. The
+	// engines' findings are read in place and copied once, by DD1 (C1).
+	fresh := d.dedupFresh()
 	// CV3, CV5, CV6: what the loop never fixes is listed for a human.
 	fresh = d.scopeGuard(fresh)
 	if why := d.divergingWhy(); why != "" && cfg.DivergenceStop && len(fresh) > 0 {

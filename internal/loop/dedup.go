@@ -38,7 +38,7 @@ var genericCategories = map[string]bool{
 // the same suggested edit. It is symmetric. Findings without a file or a
 // line are never merged.
 func SameDefect(a, b Finding) bool {
-	ka, kb := defectKeyOf(a), defectKeyOf(b)
+	ka, kb := defectKeyOf(&a), defectKeyOf(&b)
 	ka.suggestion(&a)
 	kb.suggestion(&b)
 	return ka.same(&kb)
@@ -62,12 +62,12 @@ type defectKey struct {
 	edited bool
 }
 
-func defectKeyOf(f Finding) defectKey {
+func defectKeyOf(f *Finding) defectKey {
 	k := defectKey{engine: f.Engine, path: f.Path}
 	if f.Path == "" || f.Line <= 0 {
 		return k
 	}
-	k.start, k.end = span(f)
+	k.start, k.end = span(*f)
 	if c := normCategory(f.Category); !genericCategories[c] {
 		k.category = c
 	}
@@ -120,80 +120,100 @@ func dedup(fs []Finding) ([]Finding, int) {
 	if len(fs) < 2 {
 		return fs, 0
 	}
+	return dedupAt(len(fs), func(i int) *Finding { return &fs[i] })
+}
+
+// dedupAt is dedup of the n findings at(0) … at(n-1), read in place: a
+// cycle merges its engines' findings without first copying them into
+// one slice (C1). The findings it returns are its own copies.
+func dedupAt(n int, at func(int) *Finding) ([]Finding, int) {
+	if n < 2 {
+		out := make([]Finding, n)
+		for i := range out {
+			out[i] = *at(i)
+		}
+		return out, 0
+	}
 	// by is the findings' order: by engine, then comment id; positions
 	// below are positions in it.
-	by := make([]int, len(fs))
+	by := make([]int, n)
 	for i := range by {
 		by[i] = i
 	}
-	slices.SortStableFunc(by, func(i, j int) int { return findingOrder(fs[i], fs[j]) })
-	keys := make([]defectKey, len(fs))
-	order := make([]int, 0, len(fs))
-	// eng and cat number each position's engine and specific category
-	// (0: none), so the sweep compares integers; mayEdit is false where
-	// the body cannot hold a suggestion block.
-	eng, cat := make([]int, len(fs)), make([]int, len(fs))
-	mayEdit := make([]bool, len(fs))
-	cats := map[string]int{}
+	slices.SortStableFunc(by, func(i, j int) int { return findingOrderOf(at(i), at(j)) })
+	keys := make([]defectKey, n)
+	// sweep holds the findings with a file and a line as the sweep below
+	// reads them, in one compact record each: its file (numbered in order
+	// of first appearance: only findings of one file are compared), lines,
+	// engine (numbered), a hash of its specific category (0: none) and
+	// its position.
+	type sweepItem struct {
+		file, start, end, eng, pos int
+		cat                        uint64
+	}
+	sweep := make([]sweepItem, 0, n)
+	files := map[string]int{}
+	// mayEdit is false where the body cannot hold a suggestion block.
+	mayEdit := make([]bool, n)
 	// edit is the suggested edit of the finding at a position, its
 	// markdown parsed on the first call.
-	edit := func(i int) string { return keys[i].suggestion(&fs[by[i]]) }
+	edit := func(i int) string { return keys[i].suggestion(at(by[i])) }
+	eng := 0
 	for i, x := range by {
-		keys[i] = defectKeyOf(fs[x])
-		if i > 0 {
-			eng[i] = eng[i-1]
-			if keys[i].engine != keys[i-1].engine {
-				eng[i]++
-			}
+		f := at(x)
+		keys[i] = defectKeyOf(f)
+		if i > 0 && keys[i].engine != keys[i-1].engine {
+			eng++
 		}
-		if keys[i].end > 0 {
-			order = append(order, i)
-			mayEdit[i] = mayHaveSuggestion(fs[x].Body)
-			if c := keys[i].category; c != "" {
-				if cat[i] = cats[c]; cat[i] == 0 {
-					cat[i] = len(cats) + 1
-					cats[c] = cat[i]
-				}
+		if k := &keys[i]; k.end > 0 {
+			file, ok := files[k.path]
+			if !ok {
+				file = len(files)
+				files[k.path] = file
 			}
+			sweep = append(sweep, sweepItem{file: file, start: k.start, end: k.end, eng: eng, pos: i, cat: categoryHash(k.category)})
+			mayEdit[i] = mayHaveSuggestion(f.Body)
 		}
 	}
 	// The pairs that are one defect, as (later, earlier): found by a sweep
 	// over each file's findings by first line, comparing a finding only
 	// with the earlier-starting findings of its file whose lines reach its
 	// first line. The comparison is defectKey.same on those.
-	slices.SortFunc(order, func(i, j int) int {
-		if c := strings.Compare(keys[i].path, keys[j].path); c != 0 {
+	slices.SortFunc(sweep, func(a, b sweepItem) int {
+		if c := cmp.Compare(a.file, b.file); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(keys[i].start, keys[j].start); c != 0 {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
 			return c
 		}
-		return cmp.Compare(i, j)
+		return cmp.Compare(a.pos, b.pos)
 	})
 	var pairs [][2]int
-	var open []int
+	var open []sweepItem
 	compared := 0
-	for x, i := range order {
-		if x > 0 && keys[order[x-1]].path != keys[i].path {
+	for x, a := range sweep {
+		if x > 0 && sweep[x-1].file != a.file {
 			open = open[:0]
 		}
+		i := a.pos
 		kept := open[:0]
-		for _, j := range open {
-			if keys[j].end < keys[i].start {
+		for _, b := range open {
+			if b.end < a.start {
 				continue
 			}
-			kept = append(kept, j)
-			if eng[i] == eng[j] {
+			kept = append(kept, b)
+			if a.eng == b.eng {
 				continue
 			}
 			compared++
-			if (cat[i] != 0 && cat[i] == cat[j]) ||
+			j := b.pos
+			if (a.cat != 0 && a.cat == b.cat && keys[i].category == keys[j].category) ||
 				(keys[i].title != nil && keys[j].title != nil && tokenSimilarity(keys[i].title, keys[j].title) >= TitleSimilarity) ||
 				(mayEdit[i] && mayEdit[j] && edit(i) != "" && edit(i) == edit(j)) {
 				pairs = append(pairs, [2]int{max(i, j), min(i, j)})
 			}
 		}
-		open = append(kept, i)
+		open = append(kept, a)
 	}
 	slices.SortFunc(pairs, func(a, b [2]int) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {
@@ -204,8 +224,8 @@ func dedup(fs []Finding) ([]Finding, int) {
 	// Each finding in turn joins the first group (in the order groups were
 	// formed) of which every member is the same defect as it, else forms
 	// its own. Only a group holding one of its pairs can qualify.
-	group := make([]int, len(fs))
-	next := make([]int, len(fs))
+	group := make([]int, n)
+	next := make([]int, n)
 	var first, last []int // per group: its first and last member
 	p := 0
 	for i := range by {
@@ -241,7 +261,7 @@ func dedup(fs []Finding) ([]Finding, int) {
 	out := make([]Finding, 0, len(first))
 	for _, h := range first {
 		if next[h] < 0 {
-			out = append(out, fs[by[h]])
+			out = append(out, *at(by[h]))
 			continue
 		}
 		rep := h
@@ -251,13 +271,13 @@ func dedup(fs []Finding) ([]Finding, int) {
 				break
 			}
 		}
-		f := fs[by[rep]]
+		f := *at(by[rep])
 		f.Sources = slices.Clone(f.Sources)
 		for m := h; m >= 0; m = next[m] {
 			if m == rep {
 				continue
 			}
-			src := fs[by[m]]
+			src := at(by[m])
 			f.Sources = append(f.Sources, SourceRef{Engine: src.Engine, ID: src.ID, CommentID: src.CommentID, ThreadID: src.ThreadID})
 			f.Sources = append(f.Sources, src.Sources...)
 		}
@@ -277,7 +297,10 @@ func FlaggedBy(f Finding) []string {
 	return slices.Compact(out)
 }
 
-func findingOrder(a, b Finding) int {
+func findingOrder(a, b Finding) int { return findingOrderOf(&a, &b) }
+
+// findingOrderOf is findingOrder without copying the findings.
+func findingOrderOf(a, b *Finding) int {
 	if c := cmp.Compare(a.Engine, b.Engine); c != 0 {
 		return c
 	}
@@ -295,8 +318,44 @@ func span(f Finding) (int, int) {
 	return s, f.Line
 }
 
+// categoryHash is a non-zero FNV-1a hash of a specific category, 0 for
+// none: the sweep compares two categories' text only when their hashes
+// are equal.
+func categoryHash(c string) uint64 {
+	if c == "" {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(c); i++ {
+		h ^= uint64(c[i])
+		h *= 1099511628211
+	}
+	return h | 1
+}
+
 func normCategory(c string) string {
+	if isNormCategory(c) {
+		return c // already normalised: nothing to allocate (C1)
+	}
 	return strings.Join(strings.Fields(strings.ToLower(strings.TrimSpace(c))), " ")
+}
+
+// isNormCategory reports whether normCategory would return c unchanged:
+// ASCII without capitals, words separated by single spaces.
+func isNormCategory(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; {
+		case b >= 0x80, b >= 'A' && b <= 'Z':
+			return false
+		case b == ' ':
+			if i == 0 || i == len(c)-1 || c[i-1] == ' ' {
+				return false
+			}
+		case b == '\t', b == '\n', b == '\v', b == '\f', b == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 // stopWords carry no meaning for comparing titles.

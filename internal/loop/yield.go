@@ -135,17 +135,20 @@ func (d *decider) holdForHumans(fresh *[]Finding) bool {
 	}
 	var until time.Time
 	var why string
-	kept := (*fresh)[:0] // fresh is this cycle's own slice
-	for _, f := range *fresh {
-		if p, ok := paused(f); ok {
-			if until.IsZero() || p.Until.Before(until) {
-				until, why = p.Until, fmt.Sprintf("finding %s is paused for @%s's reply in its thread", f.ID, p.By)
+	kept := *fresh
+	if len(s.Paused) > 0 {
+		kept = (*fresh)[:0] // fresh is this cycle's own slice
+		for _, f := range *fresh {
+			if p, ok := paused(f); ok {
+				if until.IsZero() || p.Until.Before(until) {
+					until, why = p.Until, fmt.Sprintf("finding %s is paused for @%s's reply in its thread", f.ID, p.By)
+				}
+				continue
 			}
-			continue
+			kept = append(kept, f)
 		}
-		kept = append(kept, f)
+		*fresh = kept
 	}
-	*fresh = kept
 	if s.Yield != nil && len(kept) > 0 {
 		until, why = s.Yield.Until, "yielding to "+s.Yield.Reason
 	} else if len(kept) > 0 || until.IsZero() {
