@@ -66,6 +66,30 @@ func (h *hardenedWorld) copilotSuggestion(t *testing.T) string {
 	return head
 }
 
+// noCheckout takes the checkout away from both jobs: each clones on its
+// own when it needs the tree.
+func (h *hardenedWorld) noCheckout() {
+	h.workspace, h.publish = h.t.TempDir(), h.t.TempDir()
+	h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+}
+
+// prepareSuggestionFix runs a first cycle through both jobs, posts
+// Copilot's suggestion and prepares its fix; it returns the head the
+// prepare job fixed.
+func (h *hardenedWorld) prepareSuggestionFix(t *testing.T) string {
+	t.Helper()
+	for _, mode := range []string{config.ModePrepare, config.ModePublish} {
+		if _, _, err := h.job(mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head := h.copilotSuggestion(t)
+	if _, _, err := h.job(config.ModePrepare); err != nil {
+		t.Fatal(err)
+	}
+	return head
+}
+
 func noWrites(t *testing.T, reqs []ghfake.Request) {
 	t.Helper()
 	for _, r := range reqs {
@@ -90,8 +114,7 @@ func TestRule_TB1_hardenedModeFixesThroughTwoJobs(t *testing.T) {
 func TestRule_TB1_hardenedModeWithNoCheckoutStepsFixesThroughTwoJobs(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	h.workspace, h.publish = t.TempDir(), t.TempDir()
-	h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+	h.noCheckout()
 	hardenedFix(t, h)
 	var pushes int
 	for _, g := range h.fake.GitRequests() {
@@ -170,16 +193,7 @@ func hardenedFix(t *testing.T, h *hardenedWorld) {
 func TestRule_TB1_publishRefusesATamperedPatch(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := h.job(config.ModePublish); err != nil {
-		t.Fatal(err)
-	}
-	head := h.copilotSuggestion(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
+	head := h.prepareSuggestionFix(t)
 	p := filepath.Join(h.artifact, "pr-1", prepared.PatchFile)
 	b, _ := os.ReadFile(p)
 	evil := string(b) + "diff --git a/.github/workflows/x.yml b/.github/workflows/x.yml\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/.github/workflows/x.yml\n@@ -0,0 +1 @@\n+on: push\n"
@@ -200,16 +214,7 @@ func TestRule_TB1_publishRefusesATamperedPatch(t *testing.T) {
 func TestRule_TB1_publishStopsWhenThePRMovedAfterPrepare(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := h.job(config.ModePublish); err != nil {
-		t.Fatal(err)
-	}
-	h.copilotSuggestion(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
+	h.prepareSuggestionFix(t)
 	moved, err := h.fake.PushCommit("octo", "app", "feature", map[string]string{"README.md": "moved\n"}, "someone pushed")
 	if err != nil {
 		t.Fatal(err)
@@ -230,16 +235,7 @@ func TestRule_TB1_publishStopsWhenThePRMovedAfterPrepare(t *testing.T) {
 func TestRule_TB10_publishRefusesAPlanItDoesNotReachItself(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := h.job(config.ModePublish); err != nil {
-		t.Fatal(err)
-	}
-	head := h.copilotSuggestion(t)
-	if _, _, err := h.job(config.ModePrepare); err != nil {
-		t.Fatal(err)
-	}
+	head := h.prepareSuggestionFix(t)
 	p := filepath.Join(h.artifact, "pr-1", prepared.DecisionsFile)
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -100,8 +100,7 @@ func TestRule_TB10_PublishRefusesAClaimOnAFileNoFindingNames(t *testing.T) {
 				t.Parallel()
 				h := newHardenedWorld(t)
 				if !checkout {
-					h.workspace, h.publish = t.TempDir(), t.TempDir()
-					h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+					h.noCheckout()
 				}
 				claimNoFindingNames(t, h, path)
 			})
@@ -220,8 +219,7 @@ func TestRule_TB9_HardenedPushCarriesOnlyTheClaimedFile(t *testing.T) {
 func TestRule_TB9_HardenedWithNoCheckoutStepPushCarriesOnlyTheClaimedFile(t *testing.T) {
 	t.Parallel()
 	h := newHardenedWorld(t)
-	h.workspace, h.publish = t.TempDir(), t.TempDir()
-	h.env["GITHUB_WORKSPACE"], h.env["GITHUB_SERVER_URL"] = h.workspace, h.fake.URL()
+	h.noCheckout()
 	hardenedPlant(t, h)
 }
 
