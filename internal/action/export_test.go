@@ -33,3 +33,9 @@ func Writes(f *ghfake.Fake) []ghfake.Request { return writes(f) }
 
 // ActionToken is the world's GITHUB_TOKEN.
 const ActionToken = actionToken
+
+// TamperArtifact is tamperArtifact.
+func TamperArtifact(t testing.TB, artifact string, edit func(d map[string]any, patch string) string) {
+	t.Helper()
+	tamperArtifact(t, artifact, edit)
+}

@@ -14,14 +14,21 @@ import (
 	"github.com/review-loop/review-loop/internal/prepared"
 )
 
-// tamper rewrites the prepare job's artifact for PR 1: edit gets the
-// decisions as a JSON object and the patch, and returns the new patch.
+// tamper rewrites the prepare job's artifact for PR 1 (tamperArtifact).
 func (h *hardenedWorld) tamper(t *testing.T, edit func(d map[string]any, patch string) string) {
 	t.Helper()
-	dir := filepath.Join(h.artifact, "pr-1")
+	tamperArtifact(t, h.artifact, edit)
+}
+
+// tamperArtifact rewrites the prepare job's artifact for PR 1 in
+// artifact: edit gets the decisions as a JSON object and the patch, and
+// returns the new patch.
+func tamperArtifact(t testing.TB, artifact string, edit func(d map[string]any, patch string) string) {
+	t.Helper()
+	dir := filepath.Join(artifact, "pr-1")
 	raw, err := os.ReadFile(filepath.Join(dir, prepared.DecisionsFile))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the prepare job left no artifact: %v", err)
 	}
 	var d map[string]any
 	if err := json.Unmarshal(raw, &d); err != nil {

@@ -115,31 +115,7 @@ func markedFixedUntouched(t *testing.T, g *rig) {
 	if got := g.e.pushedFiles(t, g.e.head); got != "calc/calc.go" {
 		t.Fatalf("pushed %q, want calc/calc.go\n%s\n%s", got, pub.stdout, pub.stderr)
 	}
-	var readme int64
-	for _, th := range g.e.fake.PR("octo", "app", 1).Threads {
-		if th.Path == "README.md" {
-			readme = th.Comments[0].ID
-			if th.Resolved {
-				t.Errorf("the README.md thread was resolved although the patch does not touch README.md")
-			}
-		}
-	}
-	st, _, err := state.Decode(g.e.statusComment(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := 0
-	for _, r := range st.Triage {
-		if r.CommentID == readme {
-			rows++
-			if r.Outcome == "fixed" {
-				t.Errorf("the README.md finding %s is recorded fixed on the prepare job's word", r.FindingID)
-			}
-		}
-	}
-	if rows == 0 {
-		t.Fatalf("no triage row for the README.md finding: %+v", st.Triage)
-	}
+	g.e.wantReadmeNotFixed(t, "the prepare job's")
 	if !strings.Contains(pub.stdout+pub.stderr, "does not touch its files") {
 		t.Errorf("the publish job does not say why the finding is not fixed:\n%s\n%s", pub.stdout, pub.stderr)
 	}

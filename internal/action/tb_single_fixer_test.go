@@ -3,8 +3,6 @@ package action_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 // toolFileClaims are the files hardened mode's publish job refuses when
@@ -70,31 +68,7 @@ func TestRule_TB10_TheBuiltSingleJobMarksFixedOnlyWhereTheFixTouches(t *testing.
 			if got := g.e.pushedFiles(t, g.e.head); got != "calc/calc.go" {
 				t.Fatalf("pushed %q, want calc/calc.go only\n%s\n%s", got, r.stdout, r.stderr)
 			}
-			var readme int64
-			for _, th := range g.e.fake.PR("octo", "app", 1).Threads {
-				if th.Path == "README.md" {
-					readme = th.Comments[0].ID
-					if th.Resolved {
-						t.Errorf("the README.md thread was resolved although the fix does not touch README.md")
-					}
-				}
-			}
-			st, _, err := state.Decode(g.e.statusComment(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows := 0
-			for _, row := range st.Triage {
-				if row.CommentID == readme {
-					rows++
-					if row.Outcome == "fixed" {
-						t.Errorf("the README.md finding %s is recorded fixed on the fixer's word", row.FindingID)
-					}
-				}
-			}
-			if rows == 0 {
-				t.Fatalf("no triage row for the README.md finding: %+v", st.Triage)
-			}
+			g.e.wantReadmeNotFixed(t, "the fixer's")
 		})
 	}
 }
