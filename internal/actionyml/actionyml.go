@@ -132,6 +132,16 @@ func Inputs(path string) ([]Input, error) {
 	return a.Inputs, nil
 }
 
+// RepoInputs returns the inputs of the repository's own action.yml, found
+// from dir upward (Root).
+func RepoInputs(dir string) ([]Input, error) {
+	root, err := Root(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Inputs(filepath.Join(root, "action.yml"))
+}
+
 // EnvName is the environment variable go-githubactions' GetInput reads for
 // an input: "INPUT_" and the name upper-cased with spaces replaced by
 // underscores (dashes are kept: INPUT_GITHUB-TOKEN).

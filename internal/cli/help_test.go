@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,11 +14,7 @@ import (
 func TestHelp_TheInputsTableIsCurrentWithActionYML(t *testing.T) {
 	t.Parallel()
 	wd, _ := os.Getwd()
-	root, err := actionyml.Root(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs, err := actionyml.Inputs(filepath.Join(root, "action.yml"))
+	inputs, err := actionyml.RepoInputs(wd)
 	if err != nil {
 		t.Fatal(err)
 	}

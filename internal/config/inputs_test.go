@@ -2,7 +2,6 @@ package config
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -16,11 +15,7 @@ import (
 func TestLoadConfig_readsEveryInputOfActionYML(t *testing.T) {
 	t.Parallel()
 	wd, _ := os.Getwd()
-	root, err := actionyml.Root(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs, err := actionyml.Inputs(filepath.Join(root, "action.yml"))
+	inputs, err := actionyml.RepoInputs(wd)
 	if err != nil {
 		t.Fatal(err)
 	}
