@@ -528,17 +528,7 @@ func TestAct_CopilotSuggestionIsPushedAndItsThreadResolved(t *testing.T) {
 	r := w.run("pull_request_review", review, runOptions{})
 	r.mustSucceed(t)
 
-	pr := w.fake.PR(owner, repoName, 1)
-	if pr.HeadSHA == head {
-		t.Fatalf("nothing pushed to the PR branch\n%s", r.Output)
-	}
-	bare := strings.TrimPrefix(w.fake.CloneURL(owner, repoName), "file://")
-	if n := git(t, bare, "rev-list", "--count", head+".."+pr.HeadSHA); n != "1" {
-		t.Errorf("%s commits pushed, want one fix commit", n)
-	}
-	if got := git(t, bare, "show", pr.HeadSHA+":calc/calc.go"); !strings.Contains(got, "return a + b") {
-		t.Errorf("the suggestion is not in the pushed commit:\n%s", got)
-	}
+	pr := w.oneFixCommit(t, head, r.Output, "calc/calc.go", "return a + b")
 	resolved := 0
 	for _, th := range pr.Threads {
 		if th.Resolved {
@@ -703,4 +693,22 @@ func (w *world) labels() []any {
 		out = append(out, map[string]any{"name": l})
 	}
 	return out
+}
+
+// oneFixCommit checks that the PR branch moved from head by one commit
+// whose file holds want (the applied suggestion), and returns the PR.
+func (w *world) oneFixCommit(t *testing.T, head, output, file, want string) ghfake.PRSnapshot {
+	t.Helper()
+	pr := w.fake.PR(owner, repoName, 1)
+	if pr.HeadSHA == head {
+		t.Fatalf("nothing pushed to the PR branch\n%s", output)
+	}
+	bare := strings.TrimPrefix(w.fake.CloneURL(owner, repoName), "file://")
+	if n := git(t, bare, "rev-list", "--count", head+".."+pr.HeadSHA); n != "1" {
+		t.Errorf("%s commits pushed, want one fix commit", n)
+	}
+	if got := git(t, bare, "show", pr.HeadSHA+":"+file); !strings.Contains(got, want) {
+		t.Errorf("the suggestion is not in the pushed commit:\n%s", got)
+	}
+	return pr
 }

@@ -100,17 +100,7 @@ func TestAct_CopilotOnlyExampleWaitsThenFixesCopilotsSuggestion(t *testing.T) {
 	review := w.copilotReviewOn(t, "calc.js", 2, "`add` subtracts.\n\n```suggestion\n  return a + b;\n```")
 	r = w.run("pull_request_review", review, runOptions{})
 	r.mustSucceed(t)
-	pr := w.fake.PR(owner, repoName, 1)
-	if pr.HeadSHA == head {
-		t.Fatalf("nothing pushed to the PR branch\n%s", r.Output)
-	}
-	bare := strings.TrimPrefix(w.fake.CloneURL(owner, repoName), "file://")
-	if n := git(t, bare, "rev-list", "--count", head+".."+pr.HeadSHA); n != "1" {
-		t.Errorf("%s commits pushed, want one fix commit", n)
-	}
-	if got := git(t, bare, "show", pr.HeadSHA+":calc.js"); !strings.Contains(got, "return a + b;") {
-		t.Errorf("the suggestion is not in the pushed commit:\n%s", got)
-	}
+	pr := w.oneFixCommit(t, head, r.Output, "calc.js", "return a + b;")
 	installedAgent(t, r.Output)
 	// setup-command (npm ci) ran, then test-command (npm test) passed on
 	// the fixed tree.
