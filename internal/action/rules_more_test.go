@@ -61,6 +61,22 @@ func (w *world) cycleDeps(eventName string, payload any, inputs map[string]strin
 // copilotReview posts a Copilot review on head with one inline comment per
 // body (on calc/calc.go line 5 unless the body starts with "path:line|")
 // and returns the pull_request_review payload GitHub would deliver.
+// suggestionFixCycle runs the trigger cycle, then, three minutes later,
+// the cycle Copilot's review with addSuggestion wakes; it returns that
+// cycle's result.
+func (w *world) suggestionFixCycle(t *testing.T, inputs map[string]string, edit func(*Deps)) Result {
+	t.Helper()
+	if _, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), inputs, edit); err != nil {
+		t.Fatal(err)
+	}
+	w.now = w.now.Add(3 * time.Minute)
+	res, err := w.cycleDeps("pull_request_review", w.copilotReview(t, w.fake.HeadSHA("octo", "app", 1), addSuggestion), inputs, edit)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, w.out.String())
+	}
+	return res
+}
+
 func (w *world) copilotReview(t *testing.T, head string, bodies ...string) map[string]any {
 	t.Helper()
 	summary := "## Pull request overview\n\nCopilot reviewed 1 out of 1 changed files in this pull request and generated no comments."

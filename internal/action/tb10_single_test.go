@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/review-loop/review-loop/internal/prepared"
 )
@@ -86,15 +85,7 @@ func TestRule_TB10_SingleModeFixerReplyIsEscapedAndLengthLimited(t *testing.T) {
 				stub := writeEvilClaude(t)
 				edit = func(d *Deps) { d.ChildPath = stub }
 			}
-			if _, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), inputs, edit); err != nil {
-				t.Fatal(err)
-			}
-			w.now = w.now.Add(3 * time.Minute)
-			head := w.fake.HeadSHA("octo", "app", 1)
-			res, err := w.cycleDeps("pull_request_review", w.copilotReview(t, head, addSuggestion), inputs, edit)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, w.out.String())
-			}
+			res := w.suggestionFixCycle(t, inputs, edit)
 			var bodies []string
 			for _, th := range w.fake.PR("octo", "app", 1).Threads {
 				for _, c := range th.Comments[1:] {

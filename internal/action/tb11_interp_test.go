@@ -109,15 +109,7 @@ func TestRule_TB11_TheAgentRunsUnderThePinnedNode(t *testing.T) {
 	agent := nodeAgent(t)
 	inputs := map[string]string{"engines": "copilot", "fixer": "claude-code", "anthropic-api-key": "sk-ant-test"}
 	edit := func(d *Deps) { d.ChildPath = agent }
-	if _, err := w.cycleDeps("workflow_dispatch", dispatchPayload(1), inputs, edit); err != nil {
-		t.Fatal(err)
-	}
-	w.now = w.now.Add(3 * time.Minute)
-	head := w.fake.HeadSHA("octo", "app", 1)
-	res, err := w.cycleDeps("pull_request_review", w.copilotReview(t, head, addSuggestion), inputs, edit)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, w.out.String())
-	}
+	res := w.suggestionFixCycle(t, inputs, edit)
 	if res.PRs[0].Pushed == "" {
 		t.Fatalf("nothing pushed: %+v\n%s", res.PRs[0].Plan, w.out.String())
 	}
