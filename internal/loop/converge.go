@@ -768,3 +768,60 @@ func PushesSince(st state.State, head string) string {
 	}
 	return st.LastObservedSHA
 }
+
+// UndoSuspect is the loop's last pushed fix commit that a push since may
+// have undone (CV4): it is still behind the head (the compare from the
+// last look is "ahead") and a commit since touched one of its files; nil
+// otherwise, and then the head is not compared with its parent.
+func UndoSuspect(st state.State, status string, touched []string) *state.FixCommit {
+	var fc *state.FixCommit
+	for i, c := range st.FixCommits {
+		if c.SHA == st.LastPushSHA && c.Pushed && c.Parent != "" && len(c.Files) > 0 {
+			fc = &st.FixCommits[i]
+		}
+	}
+	if fc == nil || status != "ahead" {
+		return nil
+	}
+	if !slices.ContainsFunc(fc.Files, func(f state.ChangedFile) bool { return slices.Contains(touched, f.Path) }) {
+		return nil // nothing pushed since touched its files
+	}
+	return fc
+}
+
+// Undone reports whether the head undid fix commit fc (CV4): none of the
+// files it changed differ between its parent and the head (differ are
+// the files that do).
+func Undone(fc state.FixCommit, differ []string) bool {
+	return !slices.ContainsFunc(fc.Files, func(f state.ChangedFile) bool { return slices.Contains(differ, f.Path) })
+}
+
+// NeedsDiffChars reports whether an installed engine among views has a
+// character limit that the changed lines do not already put it over: only
+// then is the diff's size in characters read (CV6).
+func NeedsDiffChars(views []EngineView, limits map[string]DiffLimit, lines int) bool {
+	return slices.ContainsFunc(views, func(v EngineView) bool {
+		lim := limits[v.Engine]
+		return v.Installed && lim.Chars > 0 && (lim.Lines <= 0 || lines <= lim.Lines)
+	})
+}
+
+// SavedDiffChars is the diff's size in characters that a cycle on the same
+// base and head saved (CV6), and whether there is one.
+func SavedDiffChars(st state.State, base, head string) (int, bool) {
+	d := st.DiffChars
+	if d == nil || head == "" || d.Head != head || d.Base != base {
+		return 0, false
+	}
+	return d.Chars, true
+}
+
+// RecordDiffChars saves a known size in characters of the diff from base
+// to head with the state (CV6), so a wake on the same commits does not
+// read it again; an unknown one (0) changes nothing.
+func RecordDiffChars(st state.State, base, head string, chars int) state.State {
+	if chars > 0 && head != "" {
+		st.DiffChars = &state.DiffChars{Base: base, Head: head, Chars: chars}
+	}
+	return st
+}
