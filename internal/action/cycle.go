@@ -13,6 +13,7 @@ import (
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
@@ -140,7 +141,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
 	c.readBudget(ctx)
-	c.pushHistory = c.pushes(ctx)
+	c.pushHistory = observe.PushHistory(ctx, c.gh, c.owner, c.repo, c.st, c.obs.HeadSHA, c.Log)
 	before := c.st
 	judges, err := c.decide(ctx)
 	if err != nil {
@@ -231,7 +232,7 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 	if err := c.treeBeforeDecide(ctx); err != nil {
 		return nil, err
 	}
-	c.fillContextHashes(ctx)
+	observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.PushToken, c.views, c.Log)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
 		return nil, err
@@ -243,7 +244,7 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 		if err := c.ensureTree(ctx, "fixes"); err != nil {
 			return nil, err
 		}
-		c.fillContextHashes(ctx)
+		observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.PushToken, c.views, c.Log)
 		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
 		c.keepChangedChars()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
@@ -270,8 +271,10 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
 	}, Baseline: c.gitBaseline}
 	var closed []git.Closed
+	var fixed []loop.Finding
 	for _, id := range cyc.Fixed() {
 		f := byID[id]
+		fixed = append(fixed, f)
 		closed = append(closed, git.Closed{ID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Title: f.Title})
 	}
 	msg := git.Message(c.st.Iteration, c.number, cyc.Changed, closed)
@@ -280,7 +283,8 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 		_ = repo.Git.RestoreAll(ctx)
 		return "", fmt.Errorf("committing the cycle's fixes: %w", err)
 	}
-	c.recordFixCommit(ctx, repo.Git, sha, cyc, byID)
+	// CV1: the commit with the lines it wrote and the findings it fixed.
+	c.st = loop.RecordFixCommit(c.st, sha, c.obs.HeadSHA, observe.CommitLines(ctx, repo.Git, c.obs.HeadSHA, sha, c.Log), fixed, c.Now())
 	c.st = loop.RecordPendingPush(c.st, sha)
 	if err := c.save(ctx); err != nil { // write-ahead: saved before the push
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)

@@ -12,6 +12,7 @@ import (
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
@@ -90,7 +91,7 @@ func (c *prCycle) fixTodo(ctx context.Context) (triage.Table, map[string]loop.Fi
 	}
 	table := triage.Classify(c.plan.Triage, triage.Inputs{
 		Catalogue: c.repoCfg.Catalogue, TestCommand: c.cfg.TestCommand != "", Approvals: approvals, Skips: skips,
-		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: c.sharedHelpers(ctx),
+		CopilotOnly: c.cfg.CopilotOnly, SharedHelpers: observe.SharedHelpers(ctx, c.cfg.Workspace, c.cfg.SharedPaths, c.repoCfg.SharedPaths, c.Log),
 	})
 	byID := map[string]loop.Finding{}
 	for _, f := range c.plan.Triage {

@@ -13,6 +13,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
@@ -244,10 +245,32 @@ func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.Ju
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions, ChangedChars: c.changedChars(ctx),
 		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
-		Pushes: c.pushHistory, Generated: c.generated(), FixersRunning: c.fixersRunning(),
+		Pushes: c.pushHistory, Generated: observe.Generated(c.cfg.Workspace), FixersRunning: observe.FixersRunning(c.obs.CheckRuns),
 	}
 	o.Budget, o.GraphQLBudget = loopBudgets(c.gh)
 	return o
+}
+
+// changedChars is the size of the PR's diff in characters for CV6's
+// character limits, 0 when nothing needs it or it cannot be known: read
+// at most once per cycle, only when loop.NeedsDiffChars, unless a cycle
+// on the same base and head saved it.
+func (c *prCycle) changedChars(ctx context.Context) int {
+	if c.obs.DiffChars == nil {
+		n, known := loop.SavedDiffChars(c.st, c.obs.BaseSHA, c.obs.HeadSHA)
+		if !known && loop.NeedsDiffChars(c.views, c.loopCfg.EngineLimits, c.obs.Additions+c.obs.Deletions) {
+			n = observe.ChangedChars(ctx, c.gh, c.gitRunner(), c.owner, c.repo, c.number, c.obs, c.Log)
+		}
+		c.obs.DiffChars = &n
+	}
+	return *c.obs.DiffChars
+}
+
+// keepChangedChars saves the count read with the decided state (CV6).
+func (c *prCycle) keepChangedChars() {
+	if n := c.obs.DiffChars; n != nil {
+		c.st = loop.RecordDiffChars(c.st, c.obs.BaseSHA, c.obs.HeadSHA, *n)
+	}
 }
 
 // headPusher is who pushed the observed head, when this wake is that

@@ -21,6 +21,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 	"github.com/sethvargo/go-githubactions"
@@ -200,13 +201,13 @@ func (r *runner) adoptObservedConfig(obs *github.Observation) (string, error) {
 		return "", nil
 	}
 	r.configDeferred = false
-	rc := config.Repo{Catalogue: triage.Builtin()}
+	var raw []byte
 	if obs.Config != nil {
-		r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", r.cfg.ConfigFile)
-		var err error
-		if rc, err = config.ParseRepo([]byte(obs.Config.Text), r.cfg.ConfigFile); err != nil {
-			return "", fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
-		}
+		raw = []byte(obs.Config.Text)
+	}
+	rc, err := observe.DefaultBranchConfig(raw, obs.Config != nil, r.cfg.ConfigFile, r.Log)
+	if err != nil {
+		return "", err
 	}
 	if err := r.useRepoConfig(rc); err != nil {
 		return "", err
@@ -248,7 +249,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	// Without a checkout the config file comes with the first observation,
 	// in its own query (C2: an idle wake is one read); only an engine name
 	// that needs its definitions reads it first.
-	r.configDeferred = r.treeless && cfg.ConfigFile != "" && !filepath.IsAbs(cfg.ConfigFile) && len(r.notBuiltin) == 0
+	r.configDeferred = observe.ConfigOnDefaultBranch(r.treeless, cfg.ConfigFile) && len(r.notBuiltin) == 0
 	rc := config.Repo{Catalogue: triage.Builtin()}
 	if !r.configDeferred {
 		if rc, err = r.repoConfig(ctx); err != nil {

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 )
 
 // This file checks out the PR head when a run with no checkout needs
@@ -25,19 +25,12 @@ import (
 // findings against remembered won't-fix decisions (WF1). The repository
 // config is read from the default branch through the API instead.
 
-// hasCheckout reports whether dir holds a git repository (a .git
-// directory, or the .git file of a worktree).
-func hasCheckout(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
-}
-
 // treeless reports whether this run started with no checkout in the
 // workspace, so the cycles check out on demand. In hardened mode the same
 // holds for each job: prepare clones (with its read-only token) only to
 // fix, publish only to apply a prepared patch.
 func treeless(cfg config.Config) bool {
-	return cfg.Workspace != "" && !hasCheckout(cfg.Workspace)
+	return cfg.Workspace != "" && !observe.HasCheckout(cfg.Workspace)
 }
 
 // cloneURL is the PR repository's HTTPS clone URL on the GitHub server,
@@ -53,7 +46,7 @@ func (c *prCycle) cloneURL() string {
 // needsTree reports whether the run started with no checkout and none
 // was made yet.
 func (c *prCycle) needsTree() bool {
-	return c.treeless && !hasCheckout(c.cfg.Workspace)
+	return c.treeless && !observe.HasCheckout(c.cfg.Workspace)
 }
 
 // ensureTree checks out the PR head branch (one commit) when the run
@@ -108,25 +101,11 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 // repoConfig reads the repository config file: from the checkout, or with
 // no checkout from the default branch through the API (one request).
 func (r *runner) repoConfig(ctx context.Context) (config.Repo, error) {
-	file := r.cfg.ConfigFile
-	if !r.treeless || file == "" || filepath.IsAbs(file) {
-		return config.LoadRepo(r.cfg.Workspace, file)
+	if observe.ConfigOnDefaultBranch(r.treeless, r.cfg.ConfigFile) {
+		var err error
+		if r.gh, err = r.client(r.cfg.GitHubToken); err != nil {
+			return config.Repo{}, err
+		}
 	}
-	var err error
-	if r.gh, err = r.client(r.cfg.GitHubToken); err != nil {
-		return config.Repo{}, err
-	}
-	raw, found, err := r.gh.FileContent(ctx, r.cfg.Owner, r.cfg.Repo, filepath.ToSlash(filepath.Clean(file)), "")
-	if err != nil {
-		return config.Repo{}, fmt.Errorf("no checkout in the workspace, so the config is read from the default branch: %w", err)
-	}
-	if !found {
-		return config.LoadRepo("", "")
-	}
-	r.Log.Info("no checkout in the workspace: read the config from the default branch", "file", file)
-	rc, err := config.ParseRepo(raw, file)
-	if err != nil {
-		return rc, fmt.Errorf("%w (read from the default branch: there is no checkout)", err)
-	}
-	return rc, nil
+	return observe.RepoConfig(ctx, r.gh, r.cfg.Owner, r.cfg.Repo, r.cfg.Workspace, r.cfg.ConfigFile, r.treeless, r.Log)
 }

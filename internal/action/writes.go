@@ -72,6 +72,28 @@ func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
 	}
 }
 
+// answerRecalled answers, once each, the comments that raised a
+// remembered won't-fix decision again (WF1) with the earlier rationale and
+// its link, resolves their threads (E6) and records them as answered.
+func (c *prCycle) answerRecalled(ctx context.Context) {
+	var answered []int64
+	var threads []string
+	for _, r := range c.plan.Recalled {
+		if r.Reply == "" {
+			continue
+		}
+		if c.reply(ctx, r.Finding, r.Reply) == 0 {
+			continue
+		}
+		answered = append(answered, r.Finding.CommentID)
+		if r.Finding.ThreadID != "" {
+			threads = append(threads, r.Finding.ThreadID)
+		}
+	}
+	c.resolveThreads(ctx, threads)
+	c.st = loop.RecordRecalled(c.st, c.plan.Recalled, answered)
+}
+
 // listBodyFindings says once on the PR which fixed findings had no
 // thread to reply to or resolve (E6): those an engine listed only in its
 // review body (CodeRabbit's outside-diff and nitpick sections).

@@ -1,8 +1,9 @@
-package action
+package observe
 
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,21 +16,21 @@ import (
 )
 
 // This file finds the shared helper packages a Tier 1 fix must not touch
-// (TR3), from the checkout.
+// (TR2, TR3), from the checkout.
 
 // goListTimeout bounds the `go list` that finds shared Go packages.
 const goListTimeout = time.Minute
 
-// sharedHelpers are the globs of shared-helper files for triage (TR2):
-// the built-in directory names, the `shared-paths` input and the config file's `shared_paths` key,
-// and for a Go module every package two or more of its packages import.
-func (c *prCycle) sharedHelpers(ctx context.Context) []string {
-	globs := slices.Clone(triage.DefaultSharedHelpers)
-	globs = append(globs, c.cfg.SharedPaths...)
-	globs = append(globs, c.repoCfg.SharedPaths...)
-	dirs, err := goSharedDirs(ctx, c.cfg.Workspace)
+// SharedHelpers are the globs of shared-helper files for triage (TR2):
+// the built-in directory names, those of the `shared-paths` input and
+// of the config file's `shared_paths` key, and for a Go module in
+// the checkout dir every package two or more of its packages import. A
+// package graph that cannot be read is logged: only the named ones count.
+func SharedHelpers(ctx context.Context, dir string, inputPaths, configPaths []string, log *slog.Logger) []string {
+	globs := slices.Concat(triage.DefaultSharedHelpers, inputPaths, configPaths)
+	dirs, err := goSharedDirs(ctx, dir)
 	if err != nil {
-		c.Log.Warn("reading the Go package graph for shared helpers; only the named ones count", "err", err)
+		log.Warn("reading the Go package graph for shared helpers; only the named ones count", "err", err)
 	}
 	return append(globs, triage.DirGlobs(dirs)...)
 }
