@@ -31,7 +31,7 @@ type Observation struct {
 	ChangedFiles  int
 	// DiffChars is the size of the PR's diff in characters (CV6). Observe
 	// leaves it nil; the cycle fills it only when an engine's character
-	// limit needs it (ReadDiffChars), once per cycle.
+	// limit needs it (observe.ChangedChars), once per cycle.
 	DiffChars *int
 
 	Reviews            []Review
