@@ -8,6 +8,7 @@ import (
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/observe"
 )
 
 // This file carries out a maintainer's command: who may give it (TB3),
@@ -201,7 +202,7 @@ func (c *prCycle) askedToStart() bool {
 		// or the sweep's fan-out, SW2) and never starts a loop: the sweep
 		// dispatches every PR labelled live, and anyone with triage
 		// permission can add that label (TB3 asks for write).
-		return !sameLogin(c.wake.Actor, c.obs.ViewerLogin)
+		return !observe.SameLogin(c.wake.Actor, c.obs.ViewerLogin)
 	case event.KindStartLabel:
 		return true
 	case event.KindCommand:

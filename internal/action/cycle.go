@@ -116,8 +116,11 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if err := c.failClosed(lost); err != nil {
-		return false, err
+	reset := c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset
+	if notice, refusal := loop.FailClosed(lost, reset, c.number, c.cfg.TriggerPhrase); refusal != "" {
+		return false, errors.New(refusal)
+	} else if notice != "" {
+		c.notices = append(c.notices, notice)
 	}
 	if skip, effects := loop.Admit(c.st, c.wakeFacts(), c.facts()); skip != "" {
 		c.res.Skipped = skip
@@ -140,7 +143,9 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	}
 	c.readWorkflowRuns(ctx)
 	c.observeEngines()
-	c.readBudget(ctx)
+	if err := observe.ReadBudget(ctx, c.gh); err != nil {
+		c.Log.Warn("reading the API budget", "err", err)
+	}
 	c.pushHistory = observe.PushHistory(ctx, c.gh, c.owner, c.repo, c.st, c.obs.HeadSHA, c.Log)
 	before := c.st
 	judges, err := c.decide(ctx)

@@ -1,25 +1,18 @@
 package action
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
-	"github.com/review-loop/review-loop/engines"
-	"github.com/review-loop/review-loop/internal/event"
-	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 // This file turns what GitHub shows into the loop's inputs: the PR in
-// one query, the saved state (SC3, SC4), the engines' views, the judge's
-// verdicts and the people at work on the PR (HY1).
+// one query, then what internal/observe reads of it (the saved state,
+// SC3, SC4; the engines and their views; the people at work on it, HY1;
+// the budgets, B7), and the judge's verdicts.
 
 // observe reads the PR in one query (plus pages).
 func (c *prCycle) observe(ctx context.Context) error {
@@ -31,163 +24,53 @@ func (c *prCycle) observe(ctx context.Context) error {
 	return nil
 }
 
-// load finds our status comment (by marker AND author) and decodes the
-// state; a state comment written by anyone else is ignored and reported.
-//
-// SC4: the earliest state comment by our identity is the state; later ones
-// carrying the marker (a second run's, or a copy) are reported on the
-// status comment and never adopted. SC3: when a loop existed but its state
-// cannot be read (our own comment's state is unreadable), or the
-// observation could not read every issue comment and no state was found
-// in those it read, the cycle fails closed: only `reset` starts over, in
-// our own comment when there is one.
+// load adopts the state the PR's comments hold (observe.State, SC3,
+// SC4) and reports what it found besides; lost says why a loop's state
+// could not be read.
 func (c *prCycle) load(ctx context.Context) (lost string, err error) {
-	c.st = state.New()
-	comments := slices.Clone(c.obs.IssueComments)
-	slices.SortStableFunc(comments, func(a, b github.IssueComment) int {
-		if d := a.CreatedAt.Compare(b.CreatedAt); d != 0 {
-			return d
-		}
-		return cmp.Compare(a.DatabaseID, b.DatabaseID)
-	})
-	for i := range comments {
-		ic := &comments[i]
-		st, found, err := state.Decode(ic.Body)
-		if !found {
-			continue
-		}
-		if !sameLogin(ic.Author.Login, c.obs.ViewerLogin) {
-			c.gha.Warningf("review-loop: ignored a review-loop state comment written by @%s (comment %d): only review-loop's own identity (@%s) may hold the state",
-				ic.Author.Login, ic.DatabaseID, c.obs.ViewerLogin)
-			continue
-		}
-		if c.comment != nil {
-			msg := fmt.Sprintf("comment %d also carries a review-loop state; the earliest one, comment %d, is the state and the other is ignored (SC4)", ic.DatabaseID, c.comment.DatabaseID)
-			c.gha.Warningf("review-loop: %s", msg)
-			c.notices = append(c.notices, msg)
-			continue
-		}
-		// An unreadable state names no owner and keeps the SC3 path below:
-		// the cycle fails closed and only reset goes on.
-		owner, why, oerr := c.owned(ctx, ic, st, err == nil)
-		if oerr != nil {
-			return "", oerr
-		}
-		if err == nil && why != "" {
-			msg := fmt.Sprintf("comment %d carries a review-loop state under review-loop's identity but is not adopted: %s; another workflow of the repository may have written it (SC4)", ic.DatabaseID, why)
-			c.gha.Warningf("review-loop: %s", msg)
-			c.notices = append(c.notices, msg)
-			continue
-		}
-		if err == nil {
-			st.Owner = owner
-		}
-		var newer *state.NewerVersionError
-		if errors.As(err, &newer) {
-			return "", fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
-		}
-		c.comment = ic
-		if err != nil {
-			lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
-			continue
-		}
-		c.st = st
+	ld, err := observe.State(ctx, c.gh, c.owner, c.repo, c.number, c.obs, observe.Origin{Workflow: c.ourWorkflow(), RunID: c.cfg.RunID})
+	c.st, c.comment = ld.State, ld.Comment
+	for _, w := range ld.Warnings {
+		c.gha.Warningf("review-loop: %s", w)
 	}
-	if c.comment == nil && !c.obs.IssueCommentsComplete {
-		lost = fmt.Sprintf("not every comment of PR #%d could be read (%d read), and the state is not among those read", c.number, len(comments))
-	}
-	return lost, nil
+	c.notices = append(c.notices, ld.Notices...)
+	return ld.Lost, err
 }
 
-// failClosed is rule SC3: a loop whose state is lost or unreadable is
-// never silently replaced by a new one. Only `reset` goes on; everything
-// else stops here, writing nothing, with an error naming the way out.
-func (c *prCycle) failClosed(lost string) error {
-	if lost == "" {
-		return nil
-	}
-	if c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset {
-		c.notices = append(c.notices, "reset: "+lost+"; a new loop starts")
-		return nil
-	}
-	return fmt.Errorf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", c.number, lost, c.cfg.TriggerPhrase)
-}
-
-func sameLogin(a, b string) bool {
-	norm := func(s string) string { return strings.TrimSuffix(strings.ToLower(s), "[bot]") }
-	return a != "" && norm(a) == norm(b)
-}
-
-// selectEngines decides the loop's engines (IN2): those saved in state,
-// else the `engines` input, else every engine the repository shows
-// evidence of (engineEvidence). At the loop's start it records which
-// engines were seen: one named but never seen is asked once (loop.unseen).
+// selectEngines decides the loop's engines (IN2, observe.SelectEngines).
 func (c *prCycle) selectEngines(ctx context.Context) error {
-	c.env = c.engineEnv()
-	names := c.st.Engines
-	if len(names) == 0 {
-		var named []string
-		if len(c.cfg.Engines) > 0 {
-			var err error
-			if named, err = c.registry.ParseNames(strings.Join(c.cfg.Engines, ",")); err != nil {
-				return fmt.Errorf("input engines: %w", err)
-			}
-		}
-		var installed map[string]bool
-		names, installed = loop.SelectEngines(c.registry.Names(), named, c.engineEvidence(ctx, named))
-		if n := evidenceNotice(c.registry.Names(), installed); n != "" && len(named) == 0 {
-			c.gha.Noticef("review-loop: %s", n)
-		}
-		c.st = loop.RecordInstalled(c.st, installed)
-		if len(names) == 0 {
-			return errors.New("no review engine shows on this repository (no review of one on this or a recent PR, no Claude workflow, no CodeRabbit or Gemini config): install one (docs/engines) or name engines in the `engines` input")
-		}
+	c.env = observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
+	sel, err := observe.SelectEngines(ctx, c.gh, c.Log, c.owner, c.repo, c.number, c.registry, c.obs, c.env, c.st, c.cfg.Engines)
+	for _, n := range sel.Notices {
+		c.gha.Noticef("review-loop: %s", n)
 	}
-	c.st.Engines = names
-	c.selected = c.selected[:0]
-	for _, n := range names {
-		e, ok := c.registry.Lookup(n)
-		if !ok {
-			return fmt.Errorf("state names engine %q, which this review-loop does not know (known: %s)", n, strings.Join(c.registry.Names(), ", "))
-		}
-		c.selected = append(c.selected, e)
-	}
-	return nil
-}
-
-// engineEnv is what adapters may know besides the observation: the
-// default branch's workflow files come with the observation itself (Claude
-// reads its install and its traps there).
-func (c *prCycle) engineEnv() engines.Env {
-	env := engines.Env{HasTriggerToken: c.cfg.TriggerToken != "", Now: c.Now(),
-		WorkflowFiles: make([]engines.WorkflowFile, 0, len(c.obs.WorkflowFiles)), Triggers: engineTriggers(c.st)}
-	for _, f := range c.obs.WorkflowFiles {
-		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
-	}
-	return env
+	c.st, c.selected = sel.State, sel.Engines
+	return err
 }
 
 // selectEnginesQuiet selects engines for a report without failing.
 func (c *prCycle) selectEnginesQuiet() {
-	c.env = c.engineEnv()
-	c.selected = nil
+	c.env = observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
 	names := c.st.Engines
 	if len(names) == 0 {
 		names = c.cfg.Engines
 	}
-	for _, n := range names {
-		if e, ok := c.registry.Lookup(n); ok {
-			c.selected = append(c.selected, e)
-		}
+	c.selected = observe.Known(c.registry, names)
+}
+
+// readWorkflowRuns reads the workflow runs the selected engines watch
+// into the observation (observe.WorkflowRuns); a failed read is warned.
+func (c *prCycle) readWorkflowRuns(ctx context.Context) {
+	runs, warnings := observe.WorkflowRuns(ctx, c.gh, c.owner, c.repo, c.selected, c.obs, c.env, c.wake)
+	for _, w := range warnings {
+		c.gha.Warningf("review-loop: %s", w)
 	}
+	c.obs.WorkflowRuns = runs
 }
 
 func (c *prCycle) observeEngines() {
 	c.dropOwnCheckRuns()
-	c.views = c.views[:0]
-	for _, e := range c.selected {
-		c.views = append(c.views, e.Observe(c.obs, c.env))
-	}
+	c.views = observe.Views(c.views[:0], c.selected, c.obs, c.env)
 	c.st = loop.LedgerAutomatic(c.st, c.views, c.obs.HeadSHA)
 }
 
@@ -240,14 +123,15 @@ func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
 }
 
 func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
+	pusher := observe.HeadPusher(c.wake, c.obs)
 	o := loop.Observation{
 		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
 		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
 		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions, ChangedChars: c.changedChars(ctx),
-		HeadPusher: c.headPusher(), HeadPusherBot: isBotLogin(c.headPusher()), Humans: c.humans(),
+		HeadPusher: pusher, HeadPusherBot: observe.IsBotLogin(pusher), Humans: observe.Humans(c.obs),
 		Pushes: c.pushHistory, Generated: observe.Generated(c.cfg.Workspace), FixersRunning: observe.FixersRunning(c.obs.CheckRuns),
 	}
-	o.Budget, o.GraphQLBudget = loopBudgets(c.gh)
+	o.Budget, o.GraphQLBudget = observe.Budgets(c.gh)
 	return o
 }
 
@@ -271,42 +155,4 @@ func (c *prCycle) keepChangedChars() {
 	if n := c.obs.DiffChars; n != nil {
 		c.st = loop.RecordDiffChars(c.st, c.obs.BaseSHA, c.obs.HeadSHA, *n)
 	}
-}
-
-// headPusher is who pushed the observed head, when this wake is that
-// push's event (its sender); empty when the wake does not say (HY1).
-func (c *prCycle) headPusher() string {
-	if c.wake.Kind == event.KindOutsidePush && c.wake.HeadSHA != "" && c.wake.HeadSHA == c.obs.HeadSHA {
-		return c.wake.Actor
-	}
-	return ""
-}
-
-// isBotLogin: a REST sender login of a GitHub App bot ends in "[bot]".
-func isBotLogin(login string) bool {
-	return strings.HasSuffix(strings.ToLower(login), "[bot]")
-}
-
-// humans are people's changes-requested reviews and thread replies on the
-// PR (HY1): never a bot's, never review-loop's own identity's, and never
-// a thread's root comment (that is the finding itself).
-func (c *prCycle) humans() []loop.HumanActivity {
-	ours := func(login string) bool {
-		return strings.EqualFold(strings.TrimSuffix(login, "[bot]"), strings.TrimSuffix(c.obs.ViewerLogin, "[bot]"))
-	}
-	var out []loop.HumanActivity
-	for _, r := range c.obs.Reviews {
-		if r.State == "CHANGES_REQUESTED" && !r.Author.IsBot && r.Author.Login != "" && !ours(r.Author.Login) {
-			out = append(out, loop.HumanActivity{Kind: loop.HumanChangesRequested, ID: r.DatabaseID, Login: r.Author.Login, At: r.SubmittedAt})
-		}
-	}
-	for _, t := range c.obs.Threads {
-		for i, cm := range t.Comments {
-			if i == 0 || cm.Author.IsBot || cm.Author.Login == "" || ours(cm.Author.Login) {
-				continue
-			}
-			out = append(out, loop.HumanActivity{Kind: loop.HumanReply, ID: cm.DatabaseID, Login: cm.Author.Login, At: cm.CreatedAt, ThreadID: t.NodeID})
-		}
-	}
-	return out
 }

@@ -457,7 +457,7 @@ func (r *runner) prsOf(ctx context.Context, w event.Wake) ([]int, error) {
 	case w.Kind == event.KindSweep:
 		// Only the live loops, found by their label: the sweep's cost is
 		// flat in the number of open PRs.
-		prs, _, err := r.livePRs(ctx, w)
+		prs, _, err := observe.LivePRs(ctx, r.gh, w.Owner, w.Repo)
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,7 @@
 package loop
 
+import "fmt"
+
 // StartPolicy says which wakes may start a loop on a PR that has none
 // (the `start-on` input). A running loop keeps waking on engine events
 // whatever the policy; a finished one is restarted only by a command (H8).
@@ -21,4 +23,19 @@ const (
 // fixes pushed only where someone asked.
 func MayStartLoop(p StartPolicy, asked bool) bool {
 	return asked || p == StartOnAuto
+}
+
+// FailClosed is rule SC3: a loop whose state is lost (lost says how; ""
+// when the state was found or there never was one) is never silently
+// replaced by a new one. Only a `reset` command goes on, with a notice
+// for the status comment; every other wake stops without acting, with a
+// refusal naming the way out.
+func FailClosed(lost string, reset bool, pr int, phrase string) (notice, refusal string) {
+	switch {
+	case lost == "":
+		return "", ""
+	case reset:
+		return "reset: " + lost + "; a new loop starts", ""
+	}
+	return "", fmt.Sprintf("PR #%d: %s: this cycle stops without acting rather than start a new loop over it; comment `%s reset` to start over (SC3)", pr, lost, phrase)
 }

@@ -1,4 +1,4 @@
-package action
+package observe
 
 import (
 	"context"
@@ -32,28 +32,27 @@ import (
 //
 // What remains possible is in docs/rules.md (SC4).
 
+// Origin is the workflow run reading the state: review-loop's own
+// workflow file (".github/workflows/x.yml", "" outside a workflow run)
+// and this run's id (0 outside one).
+type Origin struct {
+	Workflow string
+	RunID    int64
+}
+
 // ownerSlack allows for the clocks of the run and the comment.
 const ownerSlack = time.Minute
 
 // runLink finds the run a status comment's visible part links.
 var runLink = regexp.MustCompile(`/actions/runs/([0-9]+)\)`)
 
-// ourWorkflow is the path of review-loop's own workflow file, from
-// GITHUB_WORKFLOW_REF; "" outside a workflow run.
-func (c *prCycle) ourWorkflow() string {
-	if f := workflowFile(c.cfg.WorkflowRef); f != "" {
-		return ".github/workflows/" + f
-	}
-	return ""
-}
-
-// owned says whether comment ic, whose decoded state is st (readable
-// false when it could not be decoded), is review-loop's own: the proof to
-// keep in the state, or why it is not. An error is a failed read of the
-// run, which leaves the question open: the cycle stops.
-func (c *prCycle) owned(ctx context.Context, ic *github.IssueComment, st state.State, readable bool) (*state.Owner, string, error) {
-	ours := c.ourWorkflow()
-	if ours == "" || c.cfg.RunID == 0 {
+// owned says whether comment ic of PR number, whose decoded state is st
+// (readable false when it could not be decoded), is review-loop's own:
+// the proof to keep in the state, or why it is not. An error is a failed
+// read of the run, which leaves the question open: the cycle stops.
+func owned(ctx context.Context, gh *github.Client, owner, repo string, number int, origin Origin, ic *github.IssueComment, st state.State, readable bool) (*state.Owner, string, error) {
+	ours := origin.Workflow
+	if ours == "" || origin.RunID == 0 {
 		// Outside a workflow run there is no other workflow to tell apart.
 		return st.Owner, "", nil
 	}
@@ -69,16 +68,16 @@ func (c *prCycle) owned(ctx context.Context, ic *github.IssueComment, st state.S
 	if runID == 0 {
 		return nil, "it names no workflow run of review-loop", nil
 	}
-	if runID == c.cfg.RunID {
+	if runID == origin.RunID {
 		// This very run wrote it (a retried job): it is ours.
 		return &state.Owner{RunID: runID, Workflow: ours, CommentID: ic.DatabaseID}, "", nil
 	}
-	run, err := c.gh.GetWorkflowRun(ctx, c.owner, c.repo, runID)
+	run, err := gh.GetWorkflowRun(ctx, owner, repo, runID)
 	if github.IsNotFound(err) {
 		return nil, fmt.Sprintf("it names workflow run %d, which this repository does not have", runID), nil
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("PR #%d: proving who wrote status comment %d (SC4): %w", c.number, ic.DatabaseID, err)
+		return nil, "", fmt.Errorf("PR #%d: proving who wrote status comment %d (SC4): %w", number, ic.DatabaseID, err)
 	}
 	path, _, _ := strings.Cut(run.Path, "@")
 	switch {
@@ -88,7 +87,7 @@ func (c *prCycle) owned(ctx context.Context, ic *github.IssueComment, st state.S
 		return nil, fmt.Sprintf("it was written before workflow run %d started", runID), nil
 	case run.Status == "completed" && ic.CreatedAt.After(run.UpdatedAt.Add(ownerSlack)):
 		return nil, fmt.Sprintf("it was written after workflow run %d ended", runID), nil
-	case len(run.PRs) > 0 && !slices.Contains(run.PRs, c.number):
+	case len(run.PRs) > 0 && !slices.Contains(run.PRs, number):
 		return nil, fmt.Sprintf("workflow run %d ran for another pull request", runID), nil
 	}
 	return &state.Owner{RunID: runID, Workflow: ours, CommentID: ic.DatabaseID}, "", nil

@@ -1,4 +1,4 @@
-package action
+package observe
 
 import (
 	"context"
@@ -7,58 +7,47 @@ import (
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 // This file reads the workflow runs the engines watch (Claude's review
 // workflow), at most one request per workflow file.
 
-// engineTriggers is each engine's last trigger as the state records it,
-// for adapters that must find the run a trigger started (engines.Env).
-func engineTriggers(st state.State) map[string]engines.Trigger {
-	out := make(map[string]engines.Trigger, len(st.EngineStates))
-	for name, es := range st.EngineStates {
-		if es.TriggeredSHA != "" {
-			out[name] = engines.Trigger{SHA: es.TriggeredSHA, At: es.TriggeredAt, CommentID: es.SignalID}
-		}
-	}
-	return out
-}
-
-// readWorkflowRuns reads the workflow runs the selected engines ask for
-// (engines.RunWatcher) into the observation, one request per workflow
-// file, and none when no engine asks: an idle wake does not grow. A
-// failed read leaves the engine without its run (still TRIGGERED) and is
-// logged; the cycle goes on. Each call reads afresh.
-func (c *prCycle) readWorkflowRuns(ctx context.Context) {
+// WorkflowRuns reads the workflow runs the selected engines ask for
+// (engines.RunWatcher), for Observation.WorkflowRuns: one request per
+// workflow file, and none when no engine asks, so that an idle wake does
+// not grow; the run of the workflow_run event that woke the cycle is read
+// from the wake. A failed read leaves the engine without its run (still
+// TRIGGERED) and is returned as a warning; the cycle goes on. Each call
+// reads afresh.
+func WorkflowRuns(ctx context.Context, gh *github.Client, owner, repo string, selected []engines.Engine, obs *github.Observation, env engines.Env, wake event.Wake) (runs []github.WorkflowRun, warnings []string) {
 	type key struct{ file, event string }
 	seen := map[key]bool{}
-	c.obs.WorkflowRuns = c.obs.WorkflowRuns[:0]
-	for _, e := range c.selected {
+	for _, e := range selected {
 		w, ok := e.(engines.RunWatcher)
 		if !ok {
 			continue
 		}
-		for _, q := range w.WorkflowRunQueries(c.obs, c.env) {
+		for _, q := range w.WorkflowRunQueries(obs, env) {
 			k := key{q.File, q.Event}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			if run, ok := wakeRun(c.wake, q); ok {
+			if run, ok := wakeRun(wake, q); ok {
 				// The workflow_run that woke us is this trigger's run:
 				// no request.
-				c.obs.WorkflowRuns = append(c.obs.WorkflowRuns, run)
+				runs = append(runs, run)
 				continue
 			}
-			runs, err := c.gh.ListWorkflowRuns(ctx, c.owner, c.repo, q.File, q.Event, q.Since)
+			read, err := gh.ListWorkflowRuns(ctx, owner, repo, q.File, q.Event, q.Since)
 			if err != nil {
-				c.gha.Warningf("review-loop: %s: reading the runs of %s: %v", e.Name(), q.File, err)
+				warnings = append(warnings, e.Name()+": reading the runs of "+q.File+": "+err.Error())
 				continue
 			}
-			c.obs.WorkflowRuns = append(c.obs.WorkflowRuns, runs...)
+			runs = append(runs, read...)
 		}
 	}
+	return runs, warnings
 }
 
 // wakeRun is the run of the workflow_run event that woke the cycle when

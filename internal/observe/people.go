@@ -1,0 +1,48 @@
+package observe
+
+import (
+	"strings"
+
+	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+)
+
+// This file finds the people at work on a PR (HY1): who pushed the head,
+// and the people's reviews and replies.
+
+// HeadPusher is who pushed the observed head, when the wake is that
+// push's event (its sender); empty when the wake does not say (HY1).
+func HeadPusher(wake event.Wake, obs *github.Observation) string {
+	if wake.Kind == event.KindOutsidePush && wake.HeadSHA != "" && wake.HeadSHA == obs.HeadSHA {
+		return wake.Actor
+	}
+	return ""
+}
+
+// IsBotLogin reports whether a REST sender login is a GitHub App bot's:
+// such a login ends in "[bot]".
+func IsBotLogin(login string) bool {
+	return strings.HasSuffix(strings.ToLower(login), "[bot]")
+}
+
+// Humans are people's changes-requested reviews and thread replies on the
+// PR (HY1): never a bot's, never review-loop's own identity's, and never
+// a thread's root comment (that is the finding itself).
+func Humans(obs *github.Observation) []loop.HumanActivity {
+	var out []loop.HumanActivity
+	for _, r := range obs.Reviews {
+		if r.State == "CHANGES_REQUESTED" && !r.Author.IsBot && r.Author.Login != "" && !SameLogin(r.Author.Login, obs.ViewerLogin) {
+			out = append(out, loop.HumanActivity{Kind: loop.HumanChangesRequested, ID: r.DatabaseID, Login: r.Author.Login, At: r.SubmittedAt})
+		}
+	}
+	for _, t := range obs.Threads {
+		for i, cm := range t.Comments {
+			if i == 0 || cm.Author.IsBot || cm.Author.Login == "" || SameLogin(cm.Author.Login, obs.ViewerLogin) {
+				continue
+			}
+			out = append(out, loop.HumanActivity{Kind: loop.HumanReply, ID: cm.DatabaseID, Login: cm.Author.Login, At: cm.CreatedAt, ThreadID: t.NodeID})
+		}
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package observe
+
+import (
+	"time"
+
+	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// This file gives the engines what they read of a PR: their environment
+// (engines.Env) and, through their adapters, their views of the
+// observation (loop.EngineView).
+
+// EngineEnv is what adapters may know besides the observation: the
+// default branch's workflow files come with the observation itself
+// (Claude reads its install and its traps there), and each engine's last
+// trigger as st records it, for adapters that must find the run a trigger
+// started.
+func EngineEnv(obs *github.Observation, st state.State, hasTriggerToken bool, now time.Time) engines.Env {
+	env := engines.Env{HasTriggerToken: hasTriggerToken, Now: now,
+		WorkflowFiles: make([]engines.WorkflowFile, 0, len(obs.WorkflowFiles)), Triggers: engineTriggers(st)}
+	for _, f := range obs.WorkflowFiles {
+		env.WorkflowFiles = append(env.WorkflowFiles, engines.WorkflowFile{Path: f.Path, Content: f.Text})
+	}
+	return env
+}
+
+// engineTriggers is each engine's last trigger as the state records it.
+func engineTriggers(st state.State) map[string]engines.Trigger {
+	out := make(map[string]engines.Trigger, len(st.EngineStates))
+	for name, es := range st.EngineStates {
+		if es.TriggeredSHA != "" {
+			out[name] = engines.Trigger{SHA: es.TriggeredSHA, At: es.TriggeredAt, CommentID: es.SignalID}
+		}
+	}
+	return out
+}
+
+// Views appends to dst each selected engine's view of obs, in order.
+func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observation, env engines.Env) []loop.EngineView {
+	for _, e := range selected {
+		dst = append(dst, e.Observe(obs, env))
+	}
+	return dst
+}
