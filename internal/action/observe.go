@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -30,11 +29,25 @@ func (c *prCycle) observe(ctx context.Context) error {
 func (c *prCycle) load(ctx context.Context) (lost string, err error) {
 	ld, err := observe.State(ctx, c.gh, c.owner, c.repo, c.number, c.obs, observe.Origin{Workflow: c.ourWorkflow(), RunID: c.cfg.RunID})
 	c.st, c.comment = ld.State, ld.Comment
-	for _, w := range ld.Warnings {
-		c.gha.Warningf("review-loop: %s", w)
-	}
+	c.warn(ld.Warnings)
 	c.notices = append(c.notices, ld.Notices...)
 	return ld.Lost, err
+}
+
+// warn writes the warnings a read returned to the job log.
+func (c *prCycle) warn(warnings []string) {
+	for _, w := range warnings {
+		c.gha.Warningf("review-loop: %s", w)
+	}
+}
+
+// ourWorkflow is the path of review-loop's own workflow file, from
+// GITHUB_WORKFLOW_REF; "" outside a workflow run.
+func (c *prCycle) ourWorkflow() string {
+	if f := workflowFile(c.cfg.WorkflowRef); f != "" {
+		return ".github/workflows/" + f
+	}
+	return ""
 }
 
 // selectEngines decides the loop's engines (IN2, observe.SelectEngines).
@@ -62,12 +75,12 @@ func (c *prCycle) selectEnginesQuiet() {
 // into the observation (observe.WorkflowRuns); a failed read is warned.
 func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 	runs, warnings := observe.WorkflowRuns(ctx, c.gh, c.owner, c.repo, c.selected, c.obs, c.env, c.wake)
-	for _, w := range warnings {
-		c.gha.Warningf("review-loop: %s", w)
-	}
+	c.warn(warnings)
 	c.obs.WorkflowRuns = runs
 }
 
+// observeEngines has each selected engine read the observation, less
+// review-loop's own check run (MG1).
 func (c *prCycle) observeEngines() {
 	c.dropOwnCheckRuns()
 	c.views = observe.Views(c.views[:0], c.selected, c.obs, c.env)
@@ -75,51 +88,15 @@ func (c *prCycle) observeEngines() {
 }
 
 // judgeAll asks the judge about prose-only engines where the loop needs a
-// verdict (J1, cached per SHA: J4).
+// verdict (judge.Verdicts, J1, J4); the publish job runs no judge command
+// and takes the prepare job's verdicts.
 func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, error) {
 	if c.prepared != nil {
-		return c.prepared.Judges, nil // the publish job runs no judge command
+		return c.prepared.Judges, nil
 	}
-	out := map[string]loop.JudgeResult{}
-	for _, v := range c.views {
-		if !loop.NeedsJudge(c.st, v, c.obs.HeadSHA) {
-			continue
-		}
-		m := judge.Material{Engine: v.Engine, HeadSHA: c.obs.HeadSHA, VerdictSetProven: v.VerdictSetProven}
-		for _, vd := range v.Verdicts {
-			if vd.SHA == c.obs.HeadSHA {
-				m.Verdicts = append(m.Verdicts, vd)
-			}
-		}
-		m.Findings = append(m.Findings, loop.ActiveFindings(v, c.obs.HeadSHA)...)
-		res, err := judge.Run(ctx, c.judge, m)
-		if err != nil {
-			c.gha.Warningf("review-loop: judging %s: %v", v.Engine, err)
-		}
-		jr := loop.JudgeResult{Verdict: res.Verdict, Reason: res.Reason}
-		for i, it := range res.Items {
-			if coveredByFinding(it, m.Findings) {
-				continue // the inline finding itself enters triage
-			}
-			jr.Items = append(jr.Items, loop.Finding{
-				ID: fmt.Sprintf("%s-judge-%s-%d", v.Engine, shortSHA(c.obs.HeadSHA), i+1), Engine: v.Engine,
-				Title: it.Summary, Body: it.Summary, Path: it.Path, Line: it.Line, Severity: loop.SeverityUnknown,
-			})
-		}
-		out[v.Engine] = jr
-	}
+	out, warnings := judge.Verdicts(ctx, c.judge, c.st, c.views, c.obs.HeadSHA)
+	c.warn(warnings)
 	return out, nil
-}
-
-// coveredByFinding reports whether a judge item names the place of an
-// inline finding, which triage already holds.
-func coveredByFinding(it judge.Item, fs []loop.Finding) bool {
-	for _, f := range fs {
-		if it.Path != "" && it.Path == f.Path && (it.Line == 0 || it.Line == f.Line || (it.Line >= f.StartLine && it.Line <= f.Line)) {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {

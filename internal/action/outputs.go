@@ -180,15 +180,6 @@ func workflowFile(ref string) string {
 	return ""
 }
 
-// ourWorkflow is the path of review-loop's own workflow file, from
-// GITHUB_WORKFLOW_REF; "" outside a workflow run.
-func (c *prCycle) ourWorkflow() string {
-	if f := workflowFile(c.cfg.WorkflowRef); f != "" {
-		return ".github/workflows/" + f
-	}
-	return ""
-}
-
 // Outputs of a run that failed before it reached a pull request's loop,
 // and of a wake on a pull request that has no loop and may not start one.
 const (
