@@ -10,6 +10,7 @@ import (
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -54,7 +55,7 @@ type prCycle struct {
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
 	// fixing is the fix in progress (fixcycle.go).
-	fixing *fixWork
+	fixing *fixcycle.Outcome
 	// decided are the won't-fix decisions the fix's replies gave, with
 	// each reply's URL (WF1), remembered once the replies are posted.
 	decided []loop.WontFixDecision
@@ -172,9 +173,9 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 		var table triage.Table
 		fixable := map[string]bool{}
 		if len(c.plan.Triage) > 0 {
-			var todo []loop.Finding
-			table, _, todo, _ = c.fixTodo(ctx)
-			for _, f := range todo {
+			t := c.triaged(ctx)
+			table = t.Table
+			for _, f := range t.Todo {
 				fixable[f.ID] = true
 			}
 		}

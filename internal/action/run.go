@@ -268,7 +268,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	r.judge = d.Judge
 	if r.judge == nil {
-		if r.judge, err = buildJudgeAt(cfg, d.AnthropicBaseURL); err != nil {
+		if r.judge, err = config.Judge(cfg, d.AnthropicBaseURL); err != nil {
 			return Result{}, err
 		}
 	}

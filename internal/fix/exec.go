@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
 	"slices"
@@ -114,6 +115,22 @@ func dotSlash(p string) string {
 // one allow-list of procenv.Child (TB1), which keeps no token and no key.
 func StripTokens(env []string) []string {
 	return procenv.Child(env)
+}
+
+// ChildEnv is the base environment of the fix pipeline's children: env
+// with tokens stripped, and first (when set) first on PATH.
+func ChildEnv(env []string, first string) []string {
+	out := StripTokens(env)
+	if first == "" {
+		return out
+	}
+	for i, kv := range out {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			out[i] = "PATH=" + first + string(os.PathListSeparator) + v
+			return out
+		}
+	}
+	return append(out, "PATH="+first)
 }
 
 // ProcessError is a child command that failed, timed out or could not start.

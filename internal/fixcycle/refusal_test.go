@@ -1,4 +1,4 @@
-package action
+package fixcycle
 
 import (
 	"fmt"
@@ -25,8 +25,8 @@ func TestRule_B5_RefusalsAreToldFromErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if _, got := refusal(tt.err); got != tt.want {
-				t.Errorf("refusal(%v) = %v, want %v", tt.err, got, tt.want)
+			if _, got := PushRefusal(tt.err); got != tt.want {
+				t.Errorf("PushRefusal(%v) = %v, want %v", tt.err, got, tt.want)
 			}
 		})
 	}

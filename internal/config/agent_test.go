@@ -1,25 +1,11 @@
-package action
+package config
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/judge"
 )
-
-func env(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
-// baseEnv is the least a run needs: a token, a repository and an event.
-func baseEnv() map[string]string {
-	return map[string]string{
-		"INPUT_GITHUB-TOKEN": "ghs_secret",
-		"GITHUB_REPOSITORY":  "octo/app",
-		"GITHUB_EVENT_NAME":  "workflow_dispatch",
-	}
-}
 
 func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing.T) {
 	t.Parallel()
@@ -43,7 +29,7 @@ func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing
 		} else {
 			e["INPUT_ANTHROPIC-API-KEY"] = "sk-other"
 		}
-		c, err := config.Load(env(e))
+		c, err := Load(env(e))
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: err %v, want %q", tc.fixer, err, tc.wantErr)
@@ -53,7 +39,7 @@ func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing
 		if err != nil {
 			t.Fatalf("%s: %v", tc.fixer, err)
 		}
-		if a := agentConfig(c); a.APIKey != tc.wantKey || a.MaxTurns != 40 {
+		if a := c.Agent(); a.APIKey != tc.wantKey || a.MaxTurns != 40 {
 			t.Errorf("%s: agent config %+v", tc.fixer, a)
 		}
 		if !strings.Contains(strings.Join(c.Secrets(), " "), tc.value) {
@@ -67,15 +53,49 @@ func TestAgentFixer_TheAnthropicJudgeIsPickedWhenTheKeyIsSet(t *testing.T) {
 	e := baseEnv()
 	e["INPUT_FIXER"] = "claude-code"
 	e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
-	c, err := config.Load(env(e))
+	c, err := Load(env(e))
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := buildJudge(c)
+	j, err := Judge(c, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := j.(*judge.Anthropic); !ok {
 		t.Fatalf("judge %T, want the Anthropic judge", j)
+	}
+}
+
+// The judge is chosen the same way with or without a base URL for the
+// built-in one: judge-command first, then anthropic-api-key, else none.
+func TestAgentFixer_TheJudgeCommandComesBeforeTheKeyWhateverTheBaseURL(t *testing.T) {
+	t.Parallel()
+	for _, baseURL := range []string{"", "http://127.0.0.1:1"} {
+		e := baseEnv()
+		e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
+		e["INPUT_JUDGE-COMMAND"] = "./judge --strict"
+		c, err := Load(env(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := Judge(c, baseURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jc, ok := j.(*judge.Command); !ok || jc.Path != "./judge" || len(jc.Args) != 1 || jc.Args[0] != "--strict" {
+			t.Errorf("base URL %q: judge %#v, want the judge command", baseURL, j)
+		}
+		e = baseEnv()
+		if c, err = Load(env(e)); err != nil {
+			t.Fatal(err)
+		}
+		if j, err := Judge(c, baseURL); err != nil || j != nil {
+			t.Errorf("base URL %q: no command, no key: judge %v, %v; want none", baseURL, j, err)
+		}
+		// Load refuses such a command first; Judge does not rely on it.
+		c.JudgeCommand = "'./judge"
+		if _, err := Judge(c, baseURL); err == nil || !strings.Contains(err.Error(), "input judge-command") {
+			t.Errorf("base URL %q: an unclosed quote in the judge command: %v", baseURL, err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package action
+package fixcycle
 
 import (
 	"strings"
@@ -15,12 +15,12 @@ func TestRule_TB9_TheCommitRefusesWhatNoFixMayClaim(t *testing.T) {
 	fixed := []fix.Result{{ID: "a", Outcome: fix.OutcomeFixed}}
 	for _, p := range []string{".github/actions/x/action.yml", ".github/workflows/ci.yml", ".gitattributes", ".gitmodules", ".husky/pre-commit", "CLAUDE.md"} {
 		cyc := fix.CycleResult{Results: fixed, Changed: []string{"calc/calc.go", p}, Commit: true}
-		if why := commitRefusal(cyc, byID); !strings.Contains(why, p) {
+		if why := CommitRefusal(cyc, byID); !strings.Contains(why, p) {
 			t.Errorf("%s: refusal %q", p, why)
 		}
 	}
 	ok := fix.CycleResult{Results: append(fixed, fix.Result{ID: "b", Outcome: fix.OutcomeFixed}), Changed: []string{"calc/calc.go", ".gitattributes"}, Commit: true}
-	if why := commitRefusal(ok, byID); why != "" {
+	if why := CommitRefusal(ok, byID); why != "" {
 		t.Errorf("a finding on .gitattributes, fixed there: refused %q", why)
 	}
 }
