@@ -33,9 +33,7 @@ func (c *prCycle) fixCycle(ctx context.Context, reportOnly bool) error {
 	if errors.Is(fixErr, errPreparedStale) {
 		return fixErr
 	}
-	if out.Baseline != nil {
-		c.gitBaseline = out.Baseline
-	}
+	c.gitBaseline = out.Baseline
 	c.notices = append(c.notices, out.Notices...)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: out.Rows}, c.Now())
 	c.res.Tests, c.res.TestFindings = out.Result.Tests, out.Result.TestFindings

@@ -2,18 +2,15 @@ package action
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
-	"github.com/review-loop/review-loop/internal/report"
 )
 
 // This file is hardened mode (TB1, TB10): the prepare job carries out
@@ -21,47 +18,18 @@ import (
 // plans again, checks what prepare handed over, and executes.
 
 // errPreparedStale means the PR or the loop moved between the prepare and
-// the publish job (fixcycle.ErrPreparedStale).
-var errPreparedStale = fixcycle.ErrPreparedStale
+// the publish job (prepared.ErrStale).
+var errPreparedStale = prepared.ErrStale
 
 // preparedDir is where a PR's artifact lives inside the artifact directory.
 func (r *runner) preparedDir(number int) string {
 	return filepath.Join(r.cfg.ArtifactDir, fmt.Sprintf("pr-%d", number))
 }
 
-// loadPrepared reads and checks the prepare job's artifact for this PR;
-// found is false when the prepare job wrote none for it.
-func (c *prCycle) loadPrepared() (found bool, err error) {
-	dir := c.preparedDir(c.number)
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	d, patch, err := prepared.Read(dir)
-	if err != nil {
-		return false, fmt.Errorf("refusing the prepared artifact for PR #%d: %w", c.number, err)
-	}
-	if d.PR != c.number || d.Repo != c.owner+"/"+c.repo {
-		return false, fmt.Errorf("refusing the prepared artifact in %s: it is for %s#%d, not %s/%s#%d", dir, d.Repo, d.PR, c.owner, c.repo, c.number)
-	}
-	c.prepared, c.patch = &d, patch
-	return true, nil
-}
-
-// checkPrepared compares the publish job's own decision with the prepare
-// job's: same head, same action.
+// checkPrepared compares the publish job's own plan with the prepare
+// job's (prepared.Decisions.Match).
 func (c *prCycle) checkPrepared(cyc loop.Cycle) error {
-	p := c.prepared
-	if p.HeadSHA != c.obs.HeadSHA {
-		return fmt.Errorf("%w: prepared for head %s, the PR head is %s", errPreparedStale, shortSHA(p.HeadSHA), shortSHA(c.obs.HeadSHA))
-	}
-	if loop.Action(p.Action) != c.plan.Action {
-		return fmt.Errorf("%w: prepared a %s, this run decides %s", errPreparedStale, p.Action, c.plan.Action)
-	}
-	if p.Effects != nil && !slices.Equal(p.Effects, effectKinds(cyc.Effects)) {
-		return fmt.Errorf("%w: prepared the effects %s, this run plans %s", errPreparedStale,
-			report.Plain(strings.Join(p.Effects, ", "), prepared.MaxText), strings.Join(effectKinds(cyc.Effects), ", "))
-	}
-	return nil
+	return c.prepared.Match(c.obs.HeadSHA, string(c.plan.Action), effectKinds(cyc.Effects))
 }
 
 // effectKinds are the kinds of a plan's effects, in order: what the
@@ -106,11 +74,11 @@ func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 	case config.ModePrepare:
 		c.readOnly = true
 	case config.ModePublish:
-		found, err := c.loadPrepared()
+		c.prepared, c.patch, err = prepared.Load(c.preparedDir(c.number), c.owner+"/"+c.repo, c.number)
 		if err != nil {
 			return false, err
 		}
-		if !found {
+		if c.prepared == nil {
 			c.res.Skipped = "the prepare job prepared no cycle for this PR"
 			c.gha.Noticef("review-loop: PR #%d: %s", c.number, c.res.Skipped)
 			return false, nil

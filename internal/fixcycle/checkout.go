@@ -19,11 +19,6 @@ import (
 // the fix pipeline there, or applies the patch the prepare job made, and
 // diffs what a fix changed.
 
-// ErrPreparedStale means the PR or the loop moved between the prepare and
-// the publish job: publish acts on nothing it did not prepare for, and the
-// next run redoes the cycle.
-var ErrPreparedStale = errors.New("the prepared cycle no longer matches the PR")
-
 // Checkout is the fix pipeline's set-up in the checkout.
 type Checkout struct {
 	// Git is the checkout's git, tokens kept out of its environment.
@@ -178,11 +173,11 @@ type Prepared struct {
 func ApplyPrepared(ctx context.Context, co Checkout, todo []loop.Finding, pr Prepared) (fix.CycleResult, []string, error) {
 	p := pr.Fix
 	if p == nil {
-		return fix.CycleResult{}, nil, fmt.Errorf("%w: no fix was prepared", ErrPreparedStale)
+		return fix.CycleResult{}, nil, fmt.Errorf("%w: no fix was prepared", prepared.ErrStale)
 	}
 	acc, err := prepared.Accept(todo, p, pr.Patch)
 	if errors.Is(err, prepared.ErrOtherFindings) {
-		return fix.CycleResult{}, nil, fmt.Errorf("%w: %v", ErrPreparedStale, err)
+		return fix.CycleResult{}, nil, fmt.Errorf("%w: %v", prepared.ErrStale, err)
 	}
 	if err != nil {
 		return fix.CycleResult{Results: acc.Results}, nil, err

@@ -52,7 +52,7 @@ type Outcome struct {
 // agent runs on the PR's code and reads its review text, so what it asks
 // to post as the bot is escaped and cut exactly as the prepare job's is.
 // An error still returns the outcome, its rows recording nothing fixed,
-// except ErrPreparedStale, after which nothing is recorded.
+// except prepared.ErrStale, after which nothing is recorded.
 func Run(ctx context.Context, in Inputs) (Outcome, error) {
 	out := Outcome{Triaged: in.Triaged, prepared: in.Prepared != nil}
 	var err error
@@ -70,7 +70,7 @@ func Run(ctx context.Context, in Inputs) (Outcome, error) {
 			out.Result.Results = prepared.Untrusted(out.Result.Results)
 		}
 	}
-	if errors.Is(err, ErrPreparedStale) {
+	if errors.Is(err, prepared.ErrStale) {
 		return out, err
 	}
 	out.Notices = append(out.Notices, revertedNotices(out.Result.Reverted)...)
