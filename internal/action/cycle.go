@@ -298,10 +298,3 @@ func idList(ids []int64) string {
 	}
 	return ": " + strings.Join(parts, ", ")
 }
-
-func shortSHA(s string) string {
-	if len(s) > 7 {
-		return s[:7]
-	}
-	return s
-}
