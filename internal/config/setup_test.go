@@ -244,4 +244,3 @@ func TestWorkflowFile(t *testing.T) {
 		}
 	}
 }
-
