@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -131,34 +132,17 @@ func (r *runner) permissionOf(ctx context.Context, owner, repo, login string) (g
 	return p, nil
 }
 
-// refuseWithoutWrite refuses a writing command from a commenter without
-// write, maintain or admin permission (TB3): the author association says
-// nothing about the role (a COLLABORATOR may only triage). It returns a
-// one-line reason, or "" when the command may run. An unreadable
-// permission refuses too: the command never runs unchecked.
+// refuseWithoutWrite reads the commenter's permission when the command
+// writes, and returns why the command may not run, or "" when it may
+// (loop.CommandRefusal, TB3).
 func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
-	if !loop.CommandWrites(kind) {
-		return ""
+	login := cmp.Or(c.wake.Source, c.wake.Actor)
+	var p github.Permission
+	var err error
+	if loop.CommandWrites(kind) && login != "" {
+		p, err = c.permissionOf(ctx, c.owner, c.repo, login)
 	}
-	login := c.wake.Source
-	if login == "" {
-		login = c.wake.Actor
-	}
-	if login == "" {
-		return fmt.Sprintf("`%s` needs write permission and the commenter is unknown; refused", kind)
-	}
-	p, err := c.permissionOf(ctx, c.owner, c.repo, login)
-	if err != nil {
-		return fmt.Sprintf("`%s` by @%s refused: its permission could not be checked: %v", kind, login, err)
-	}
-	if loop.PermissionWrites(p.Permission, p.RoleName) {
-		return ""
-	}
-	role := p.RoleName
-	if role == "" {
-		role = p.Permission
-	}
-	return fmt.Sprintf("`%s` by @%s refused: it needs write, maintain or admin permission on %s/%s, and @%s has %s", kind, login, c.owner, c.repo, login, role)
+	return loop.CommandRefusal(kind, login, c.owner+"/"+c.repo, p.Permission, p.RoleName, err)
 }
 
 // refuse answers a command that was not carried out with a one-line

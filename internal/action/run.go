@@ -20,6 +20,7 @@ import (
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 	"github.com/sethvargo/go-githubactions"
@@ -226,7 +227,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	if pre.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", pre.Reason)
-		noLoopOutputs(gha, d.Getenv, "nothing to do", pre.Reason)
+		writeReport(gha, d.Getenv, report.NoLoop("nothing to do", pre.Reason), 0)
 		return Result{Wake: pre}, nil
 	}
 
@@ -266,7 +267,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	if wake.Kind == event.KindIgnore {
 		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
-		noLoopOutputs(gha, d.Getenv, "nothing to do", wake.Reason)
+		writeReport(gha, d.Getenv, report.NoLoop("nothing to do", wake.Reason), 0)
 		return res, nil
 	}
 	if wake.Owner == "" {
@@ -322,11 +323,20 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 			}
 			why = strings.Join(lines, "\n")
 		}
-		noLoopOutputs(gha, d.Getenv, "no loop cycled", why)
+		writeReport(gha, d.Getenv, report.NoLoop("no loop cycled", why), 0)
 	}
 	n := r.gh.Requests()
 	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)
 	return res, errors.Join(errs...)
+}
+
+// prError names the PR an error is about, unless the error names it
+// already: each context is named once.
+func prError(n int, err error) error {
+	if strings.Contains(err.Error(), fmt.Sprintf("#%d:", n)) || strings.Contains(err.Error(), fmt.Sprintf("#%d ", n)) {
+		return err
+	}
+	return fmt.Errorf("PR #%d: %w", n, err)
 }
 
 func (r *runner) client(token string) (*github.Client, error) {
