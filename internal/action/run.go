@@ -1,7 +1,6 @@
 package action
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -315,15 +314,11 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	if len(errs) == 0 && !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
 		// H9: a run that cycled no loop still sets every output.
-		why := "no pull request's loop needed a cycle in this run"
-		if len(res.PRs) > 0 {
-			lines := make([]string, 0, len(res.PRs))
-			for _, p := range res.PRs {
-				lines = append(lines, fmt.Sprintf("- PR #%d: %s", p.PR, cmp.Or(p.Skipped, "not cycled in this job")))
-			}
-			why = strings.Join(lines, "\n")
+		visited := make([]report.Skip, len(res.PRs))
+		for i, p := range res.PRs {
+			visited[i] = report.Skip{PR: p.PR, Why: p.Skipped}
 		}
-		writeReport(gha, d.Getenv, report.NoLoop("no loop cycled", why), 0)
+		writeReport(gha, d.Getenv, report.NoneCycled(visited), 0)
 	}
 	n := r.gh.Requests()
 	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)

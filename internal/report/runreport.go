@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -62,6 +63,26 @@ func NoLoop(title, why string) RunReport {
 			OutputCommits: "0", OutputActiveFindings: "0"},
 		Summary: "### review-loop — " + title + "\n\n" + Escape(why, 2000) + "\n",
 	}
+}
+
+// Skip is a pull request a run visited without cycling its loop, and
+// why ("" when the cycle did not say).
+type Skip struct {
+	PR  int
+	Why string
+}
+
+// NoneCycled is the report of a run that cycled no loop: each pull
+// request it visited, and why it did not cycle it.
+func NoneCycled(visited []Skip) RunReport {
+	if len(visited) == 0 {
+		return NoLoop("no loop cycled", "no pull request's loop needed a cycle in this run")
+	}
+	lines := make([]string, 0, len(visited))
+	for _, s := range visited {
+		lines = append(lines, fmt.Sprintf("- PR #%d: %s", s.PR, cmp.Or(s.Why, "not cycled in this job")))
+	}
+	return NoLoop("no loop cycled", strings.Join(lines, "\n"))
 }
 
 // Failed is the report of a run that failed before it could read a loop

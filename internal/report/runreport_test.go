@@ -127,3 +127,22 @@ func TestRule_J5_IssuesFiledForNonBlockingItems(t *testing.T) {
 		t.Errorf("no issue filed: %v, want nil", got)
 	}
 }
+
+// TestRule_H9_ARunThatCycledNoLoopSaysWhyForEachPR: each pull request
+// the run visited is listed with why it was not cycled; a run that
+// visited none says no loop needed a cycle.
+func TestRule_H9_ARunThatCycledNoLoopSaysWhyForEachPR(t *testing.T) {
+	t.Parallel()
+	r := NoneCycled([]Skip{{PR: 3, Why: "another run owns the cycle"}, {PR: 4}})
+	for _, want := range []string{"no loop cycled", "- PR #3: another run owns the cycle", "- PR #4: not cycled in this job"} {
+		if !strings.Contains(r.Summary, want) {
+			t.Errorf("summary %q lacks %q", r.Summary, want)
+		}
+	}
+	if r.Outputs[OutputPhase] != string(PhaseNone) {
+		t.Errorf("outputs %v, want phase none", r.Outputs)
+	}
+	if r := NoneCycled(nil); !strings.Contains(r.Summary, "no pull request's loop needed a cycle in this run") {
+		t.Errorf("no PR visited: %q", r.Summary)
+	}
+}
