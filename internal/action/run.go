@@ -225,8 +225,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		return Result{}, err
 	}
 	if pre.Kind == event.KindIgnore {
-		gha.Noticef("review-loop: nothing to do: %s", pre.Reason)
-		writeReport(gha, d.Getenv, report.NoLoop("nothing to do", pre.Reason), 0)
+		writeReport(gha, d.Getenv, report.Ignored(pre.Reason), 0)
 		return Result{Wake: pre}, nil
 	}
 
@@ -265,8 +264,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 	if wake.Kind == event.KindIgnore {
-		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
-		writeReport(gha, d.Getenv, report.NoLoop("nothing to do", wake.Reason), 0)
+		writeReport(gha, d.Getenv, report.Ignored(wake.Reason), 0)
 		return res, nil
 	}
 	if wake.Owner == "" {

@@ -65,6 +65,14 @@ func NoLoop(title, why string) RunReport {
 	}
 }
 
+// Ignored is the report of a run woken by an event that does not
+// concern the loop: no loop, and why, in the summary and an annotation.
+func Ignored(why string) RunReport {
+	r := NoLoop("nothing to do", why)
+	r.Notice = "review-loop: nothing to do: " + why
+	return r
+}
+
 // Skip is a pull request a run visited without cycling its loop, and
 // why ("" when the cycle did not say).
 type Skip struct {

@@ -146,3 +146,17 @@ func TestRule_H9_ARunThatCycledNoLoopSaysWhyForEachPR(t *testing.T) {
 		t.Errorf("no PR visited: %q", r.Summary)
 	}
 }
+
+// TestRule_C2_AnIgnoredEventSaysWhyInTheSummaryAndANotice: an event that
+// does not concern the loop reports no loop, and says why twice: in the
+// job summary and as an annotation.
+func TestRule_C2_AnIgnoredEventSaysWhyInTheSummaryAndANotice(t *testing.T) {
+	t.Parallel()
+	r := Ignored("check run X is no engine's")
+	if r.Notice != "review-loop: nothing to do: check run X is no engine's" {
+		t.Errorf("notice %q", r.Notice)
+	}
+	if !strings.Contains(r.Summary, "nothing to do") || !strings.Contains(r.Summary, "check run X is no engine's") || r.Outputs[OutputPhase] != string(PhaseNone) {
+		t.Errorf("report %+v", r)
+	}
+}
