@@ -12,9 +12,11 @@ import (
 	"github.com/review-loop/review-loop/internal/observe"
 )
 
-// This file carries out a maintainer's command: who may give it (TB3),
-// what it changes (loop.ApplyCommand) and the effects loop.PlanCommand
-// plans for it: reactions, a refusal's reply, resolve-stale, a report.
+// This file carries out a maintainer's command: it reads what the core
+// needs (the commenter's permission, the findings an approval may name,
+// the engines a start names), and carries out what loop.CommandRefusal,
+// loop.CommandChange and loop.PlanCommand decide: reactions, a refusal's
+// reply, resolve-stale, a report.
 
 // command carries out a maintainer command's part of the cycle
 // (loop.PlanCycle's counterpart for commands, loop.PlanCommand) and says
@@ -24,34 +26,16 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	if cmd == nil {
 		return loop.CommandDenied, nil
 	}
-	denied := c.refuseWithoutWrite(ctx, string(cmd.Kind))
-	failed := ""
-	st := c.st
-	switch {
-	case denied != "":
-	case cmd.Kind == event.CommandUnknown:
-		failed = cmd.Message
-	case cmd.Kind == event.CommandStatus || cmd.Kind == event.CommandResolveStale:
-	default:
-		lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}
-		if cmd.Kind == event.CommandApprove {
-			lc.Known = c.knownFindings()
-		}
-		var err error
-		if st, err = loop.ApplyCommand(c.st, lc); err != nil {
-			failed = err.Error()
-			break
-		}
-		if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
-			names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
-			if err != nil {
-				failed = "start: " + err.Error()
-				break
-			}
-			st.Engines = names
-		}
+	req := loop.CommandRequest{Word: string(cmd.Kind), Denied: c.refuseWithoutWrite(ctx, string(cmd.Kind)), Unknown: cmd.Message,
+		Command: loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}}
+	if req.Denied == "" && cmd.Kind == event.CommandApprove {
+		req.Command.Known = c.knownFindings()
 	}
-	p := loop.PlanCommand(string(cmd.Kind), st, denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
+	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
+		req.Engines, req.EnginesErr = c.registry.ParseNames(strings.Join(cmd.Engines, ","))
+	}
+	st, failed := loop.CommandChange(c.st, req)
+	p := loop.PlanCommand(req.Word, st, req.Denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
 	if failed != "" {
 		c.gha.Warningf("review-loop: %s", failed)
 	} else {
