@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -11,9 +12,11 @@ import (
 	"github.com/review-loop/review-loop/internal/observe"
 )
 
-// This file carries out a maintainer's command: who may give it (TB3),
-// what it changes (loop.ApplyCommand) and the effects loop.PlanCommand
-// plans for it: reactions, a refusal's reply, resolve-stale, a report.
+// This file carries out a maintainer's command: it reads what the core
+// needs (the commenter's permission, the findings an approval may name,
+// the engines a start names), and carries out what loop.CommandRefusal,
+// loop.CommandChange and loop.PlanCommand decide: reactions, a refusal's
+// reply, resolve-stale, a report.
 
 // command carries out a maintainer command's part of the cycle
 // (loop.PlanCycle's counterpart for commands, loop.PlanCommand) and says
@@ -23,34 +26,16 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	if cmd == nil {
 		return loop.CommandDenied, nil
 	}
-	denied := c.refuseWithoutWrite(ctx, string(cmd.Kind))
-	failed := ""
-	st := c.st
-	switch {
-	case denied != "":
-	case cmd.Kind == event.CommandUnknown:
-		failed = cmd.Message
-	case cmd.Kind == event.CommandStatus || cmd.Kind == event.CommandResolveStale:
-	default:
-		lc := loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}
-		if cmd.Kind == event.CommandApprove {
-			lc.Known = c.knownFindings()
-		}
-		var err error
-		if st, err = loop.ApplyCommand(c.st, lc); err != nil {
-			failed = err.Error()
-			break
-		}
-		if cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
-			names, err := c.registry.ParseNames(strings.Join(cmd.Engines, ","))
-			if err != nil {
-				failed = "start: " + err.Error()
-				break
-			}
-			st.Engines = names
-		}
+	req := loop.CommandRequest{Word: string(cmd.Kind), Denied: c.refuseWithoutWrite(ctx, string(cmd.Kind)), Unknown: cmd.Message,
+		Command: loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}}
+	if req.Denied == "" && cmd.Kind == event.CommandApprove {
+		req.Command.Known = c.knownFindings()
 	}
-	p := loop.PlanCommand(string(cmd.Kind), st, denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
+	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
+		req.Engines, req.EnginesErr = c.registry.ParseNames(strings.Join(cmd.Engines, ","))
+	}
+	st, failed := loop.CommandChange(c.st, req)
+	p := loop.PlanCommand(req.Word, st, req.Denied, failed, c.wake.Actor, c.cfg.TriggerPhrase)
 	if failed != "" {
 		c.gha.Warningf("review-loop: %s", failed)
 	} else {
@@ -131,34 +116,17 @@ func (r *runner) permissionOf(ctx context.Context, owner, repo, login string) (g
 	return p, nil
 }
 
-// refuseWithoutWrite refuses a writing command from a commenter without
-// write, maintain or admin permission (TB3): the author association says
-// nothing about the role (a COLLABORATOR may only triage). It returns a
-// one-line reason, or "" when the command may run. An unreadable
-// permission refuses too: the command never runs unchecked.
+// refuseWithoutWrite reads the commenter's permission when the command
+// writes, and returns why the command may not run, or "" when it may
+// (loop.CommandRefusal, TB3).
 func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
-	if !loop.CommandWrites(kind) {
-		return ""
+	login := cmp.Or(c.wake.Source, c.wake.Actor)
+	var p github.Permission
+	var err error
+	if loop.CommandWrites(kind) && login != "" {
+		p, err = c.permissionOf(ctx, c.owner, c.repo, login)
 	}
-	login := c.wake.Source
-	if login == "" {
-		login = c.wake.Actor
-	}
-	if login == "" {
-		return fmt.Sprintf("`%s` needs write permission and the commenter is unknown; refused", kind)
-	}
-	p, err := c.permissionOf(ctx, c.owner, c.repo, login)
-	if err != nil {
-		return fmt.Sprintf("`%s` by @%s refused: its permission could not be checked: %v", kind, login, err)
-	}
-	if loop.PermissionWrites(p.Permission, p.RoleName) {
-		return ""
-	}
-	role := p.RoleName
-	if role == "" {
-		role = p.Permission
-	}
-	return fmt.Sprintf("`%s` by @%s refused: it needs write, maintain or admin permission on %s/%s, and @%s has %s", kind, login, c.owner, c.repo, login, role)
+	return loop.CommandRefusal(kind, login, c.owner+"/"+c.repo, p.Permission, p.RoleName, err)
 }
 
 // refuse answers a command that was not carried out with a one-line

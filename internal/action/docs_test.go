@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/actionyml"
+	"github.com/review-loop/review-loop/internal/report"
 )
 
 func repoRootDir() string { return filepath.Join("..", "..") }
@@ -34,7 +35,7 @@ func TestDocs_OutputsListedAsTheActionSetsThem(t *testing.T) {
 			t.Errorf("README's outputs paragraph lacks `%s`", o.Name)
 		}
 	}
-	for _, ph := range []string{"trigger", "wait", "fix", "hand-back", "done", "stopped", string(phaseNone), "error"} {
+	for _, ph := range []string{"trigger", "wait", "fix", "hand-back", "done", "stopped", string(report.PhaseNone), "error"} {
 		if !regexp.MustCompile(`\b` + regexp.QuoteMeta(ph) + `\b`).MatchString(para[strings.Index(para, "`phase`"):]) {
 			t.Errorf("README's outputs paragraph lacks phase %s", ph)
 		}

@@ -111,7 +111,7 @@ func (c *prCycle) facts() loop.Facts {
 		InJobWait:   c.cfg.InJobWait > 0,
 		FileIssues:  c.cfg.NonBlocking == "issue",
 		Labeled:     c.obs != nil && slices.Contains(c.obs.Labels, loop.LiveLabel),
-		Workflow:    workflowFile(c.cfg.WorkflowRef),
+		Workflow:    c.cfg.WorkflowFile(),
 		CIWorkflows: c.cfg.CIWorkflows, PushStartsNoWorkflow: c.cfg.PushToken == c.cfg.GitHubToken,
 	}
 	if c.obs != nil {

@@ -44,7 +44,7 @@ func (c *prCycle) warn(warnings []string) {
 // ourWorkflow is the path of review-loop's own workflow file, from
 // GITHUB_WORKFLOW_REF; "" outside a workflow run.
 func (c *prCycle) ourWorkflow() string {
-	if f := workflowFile(c.cfg.WorkflowRef); f != "" {
+	if f := c.cfg.WorkflowFile(); f != "" {
 		return ".github/workflows/" + f
 	}
 	return ""

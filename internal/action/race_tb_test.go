@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/report"
 )
 
 // TestRule_CC_claimIsReReadAfterItsWrite: two cycles read the same status
@@ -36,7 +37,7 @@ func TestRule_CC_claimIsReReadAfterItsWrite(t *testing.T) {
 			done = true
 			for _, c := range w.fake.PR("octo", "app", 1).Comments {
 				if c.ID == id {
-					_ = w.fake.EditIssueComment(id, c.Body[:strings.LastIndex(c.Body, claimMarker)]+claimMarker+"other-run -->")
+					_ = w.fake.EditIssueComment(id, c.Body[:strings.LastIndex(c.Body, report.ClaimMarker)]+report.ClaimMarker+"other-run -->")
 				}
 			}
 		}

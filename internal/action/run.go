@@ -1,15 +1,12 @@
 package action
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +19,7 @@ import (
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 	"github.com/sethvargo/go-githubactions"
@@ -30,13 +28,6 @@ import (
 // This file is a run: the inputs and the event judged before any
 // request (C2), the clients, the pull requests the wake concerns, and one
 // cycle each.
-
-// errNoEventPath: inside Actions the runner always sets GITHUB_EVENT_PATH;
-// without it the run cannot know what woke it, and guessing would act on
-// the wrong thing.
-var errNoEventName = errors.New("GITHUB_EVENT_NAME is not set: review-loop runs as a step of a workflow, where the runner sets it to the name of the event that started the run")
-
-var errNoEventPath = errors.New("GITHUB_EVENT_PATH is not set: inside GitHub Actions the runner sets it to the event payload; do not override it in the workflow's env")
 
 // Deps are a cycle's collaborators, built by the top layer or a test. Only
 // Config and Getenv are required; the rest take working defaults.
@@ -161,34 +152,21 @@ type runner struct {
 	// agentPin is the agent fixer's CLI as recorded before any command
 	// ran (TB11); nil when the fixer is no agent.
 	agentPin *fix.AgentPin
-	// notBuiltin are the `engines` names no built-in engine has (preCheck).
-	notBuiltin []string
+	// setup is the configuration as judged so far (config.Judge, then
+	// WithRepo); registry, repoCfg and loopCfg are its parts.
+	setup config.Setup
 	// configDeferred: no checkout, so the config file is read with the
 	// first observation (adoptObservedConfig), not in a request of its own.
 	configDeferred bool
-	// payload is the event's payload, judged again once the config is read.
-	payload []byte
 }
 
-// useRepoConfig adopts the repository's config: its engine definitions,
-// patterns and prices, checked against the inputs.
+// useRepoConfig adopts the repository's config file (config.WithRepo).
 func (r *runner) useRepoConfig(rc config.Repo) error {
-	cfg := r.cfg
-	reg, err := config.BuildRegistry(cfg, rc)
+	s, err := r.setup.WithRepo(rc)
 	if err != nil {
 		return err
 	}
-	if err := config.CheckPriceEngines(rc.Prices, reg); err != nil {
-		return fmt.Errorf("%s: %w", cfg.ConfigFile, err)
-	}
-	if len(cfg.Engines) > 0 {
-		if _, err := reg.ParseNames(strings.Join(cfg.Engines, ",")); err != nil {
-			return fmt.Errorf("input engines: %w", err)
-		}
-	}
-	r.repoCfg, r.registry = rc, reg
-	// CV6: the input's globs and the config file's.
-	r.loopCfg.PathsIgnore = append(slices.Clone(cfg.PathsIgnore), rc.PathsIgnore...)
+	r.setup, r.repoCfg, r.registry, r.loopCfg = s, s.Repo, s.Registry, s.Loop
 	return nil
 }
 
@@ -212,7 +190,7 @@ func (r *runner) adoptObservedConfig(obs *github.Observation) (string, error) {
 	if err := r.useRepoConfig(rc); err != nil {
 		return "", err
 	}
-	w, err := event.Parse(r.cfg.EventName, r.payload, r.eventConfig())
+	w, err := r.setup.Wake(false)
 	if err != nil {
 		return "", err
 	}
@@ -236,32 +214,30 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 
 	// C2: the inputs, the event and the engine names are judged before the
 	// first request; an event that does not concern review-loop costs none.
-	pre, payload, err := r.preCheck()
+	// Judged with the built-in engines and every check run watched, an
+	// ignored event is ignored whatever the config file adds.
+	var err error
+	if r.setup, err = config.Judge(cfg, d.Getenv); err != nil {
+		return Result{}, err
+	}
+	pre, err := r.setup.Wake(true)
 	if err != nil {
 		return Result{}, err
 	}
 	if pre.Kind == event.KindIgnore {
-		gha.Noticef("review-loop: nothing to do: %s", pre.Reason)
-		noLoopOutputs(gha, d.Getenv, "nothing to do", pre.Reason)
+		writeReport(gha, d.Getenv, report.Ignored(pre.Reason), 0)
 		return Result{Wake: pre}, nil
 	}
 
 	// Without a checkout the config file comes with the first observation,
 	// in its own query (C2: an idle wake is one read); only an engine name
 	// that needs its definitions reads it first.
-	r.configDeferred = observe.ConfigOnDefaultBranch(r.treeless, cfg.ConfigFile) && len(r.notBuiltin) == 0
+	r.configDeferred = r.setup.DefersRepo(r.treeless)
 	rc := config.Repo{Catalogue: triage.Builtin()}
 	if !r.configDeferred {
 		if rc, err = r.repoConfig(ctx); err != nil {
-			if len(r.notBuiltin) > 0 {
-				return Result{}, fmt.Errorf("input engines: %s is no built-in engine, and the config file that could define it could not be read: %w",
-					strings.Join(r.notBuiltin, ", "), err)
-			}
-			return Result{}, err
+			return Result{}, r.setup.RepoUnreadable(err)
 		}
-	}
-	if r.loopCfg, err = config.Loop(cfg); err != nil {
-		return Result{}, err
 	}
 	if err := r.useRepoConfig(rc); err != nil {
 		return Result{}, err
@@ -273,12 +249,9 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 
-	ec := r.eventConfig()
 	// Until the config file is read, every engine's check run may be one
 	// the file defines: the event is judged again once it is (cycle).
-	ec.WatchAll = r.configDeferred
-	r.payload = payload
-	wake, err := event.Parse(cfg.EventName, payload, ec)
+	wake, err := r.setup.Wake(r.configDeferred)
 	if err != nil {
 		return Result{}, err
 	}
@@ -291,8 +264,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		}
 	}
 	if wake.Kind == event.KindIgnore {
-		gha.Noticef("review-loop: nothing to do: %s", wake.Reason)
-		noLoopOutputs(gha, d.Getenv, "nothing to do", wake.Reason)
+		writeReport(gha, d.Getenv, report.Ignored(wake.Reason), 0)
 		return res, nil
 	}
 	if wake.Owner == "" {
@@ -340,27 +312,28 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	}
 	if len(errs) == 0 && !slices.ContainsFunc(res.PRs, func(p PRResult) bool { return p.Outputs != nil }) {
 		// H9: a run that cycled no loop still sets every output.
-		why := "no pull request's loop needed a cycle in this run"
-		if len(res.PRs) > 0 {
-			lines := make([]string, 0, len(res.PRs))
-			for _, p := range res.PRs {
-				lines = append(lines, fmt.Sprintf("- PR #%d: %s", p.PR, cmp.Or(p.Skipped, "not cycled in this job")))
-			}
-			why = strings.Join(lines, "\n")
+		visited := make([]report.Skip, len(res.PRs))
+		for i, p := range res.PRs {
+			visited[i] = report.Skip{PR: p.PR, Why: p.Skipped}
 		}
-		noLoopOutputs(gha, d.Getenv, "no loop cycled", why)
+		writeReport(gha, d.Getenv, report.NoneCycled(visited), 0)
 	}
 	n := r.gh.Requests()
 	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)
 	return res, errors.Join(errs...)
 }
 
-func (r *runner) client(token string) (*github.Client, error) {
-	o := r.ClientOptions
-	o.Token, o.APIURL, o.GraphQLURL = token, r.cfg.APIURL, r.cfg.GraphQLURL
-	if f := r.cfg.ConfigFile; f != "" && !filepath.IsAbs(f) {
-		o.ConfigFile = filepath.ToSlash(filepath.Clean(f))
+// prError names the PR an error is about, unless the error names it
+// already: each context is named once.
+func prError(n int, err error) error {
+	if strings.Contains(err.Error(), fmt.Sprintf("#%d:", n)) || strings.Contains(err.Error(), fmt.Sprintf("#%d ", n)) {
+		return err
 	}
+	return fmt.Errorf("PR #%d: %w", n, err)
+}
+
+func (r *runner) client(token string) (*github.Client, error) {
+	o := r.cfg.ClientOptions(r.ClientOptions, token)
 	if o.HTTPClient == nil {
 		o.HTTPClient = r.HTTPClient
 	}
@@ -368,83 +341,6 @@ func (r *runner) client(token string) (*github.Client, error) {
 		o.Logger = r.Log
 	}
 	return github.New(o)
-}
-
-func readPayload(path string) ([]byte, error) {
-	if path == "" {
-		return []byte("{}"), nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the event payload (GITHUB_EVENT_PATH): %w", err)
-	}
-	return b, nil
-}
-
-// preCheck judges what needs no request (C2): the event name and payload,
-// the bounds and the engine names as far as the built-in engines know
-// them. It returns the event as the built-in engines see it with every
-// check run and suite watched: ignored there, it is ignored whatever the
-// repository's config file adds (engine definitions only add watched
-// check runs and apps).
-func (r *runner) preCheck() (event.Wake, []byte, error) {
-	cfg := r.cfg
-	if cfg.EventName == "" {
-		return event.Wake{}, nil, errNoEventName
-	}
-	if cfg.EventPath == "" && r.Getenv("GITHUB_ACTIONS") == "true" {
-		return event.Wake{}, nil, errNoEventPath
-	}
-	if _, err := config.Loop(cfg); err != nil {
-		return event.Wake{}, nil, err
-	}
-	payload, err := readPayload(cfg.EventPath)
-	if err != nil {
-		return event.Wake{}, nil, err
-	}
-	base, err := config.BuildRegistry(cfg, config.Repo{})
-	if err != nil {
-		return event.Wake{}, nil, err
-	}
-	// A name no built-in engine has can only be defined by the config file:
-	// it is checked once that is read.
-	r.notBuiltin = nil
-	for _, n := range cfg.Engines {
-		if _, ok := base.Lookup(strings.TrimSpace(n)); !ok && strings.TrimSpace(n) != "" {
-			r.notBuiltin = append(r.notBuiltin, strings.TrimSpace(n))
-		}
-	}
-	r.registry = base
-	ec := r.eventConfig()
-	ec.WatchAll = true
-	r.registry = nil
-	w, err := event.Parse(cfg.EventName, payload, ec)
-	return w, payload, err
-}
-
-// eventConfig tells the event parser which signals wake the loop: the
-// check runs and apps of every known engine.
-func (r *runner) eventConfig() event.Config {
-	ec := event.Config{
-		TriggerPhrase:       r.cfg.TriggerPhrase,
-		AllowedAssociations: r.cfg.AllowedAssociations,
-		SelfWorkflow:        r.Getenv("GITHUB_WORKFLOW"),
-	}
-	if r.cfg.PR > 0 {
-		ec.PR = fmt.Sprint(r.cfg.PR)
-	}
-	for _, n := range r.registry.Names() {
-		e, _ := r.registry.Lookup(n)
-		c := e.Capabilities()
-		if c.CheckRunName != "" {
-			ec.WatchedCheckRuns = append(ec.WatchedCheckRuns, c.CheckRunName)
-		}
-		if c.CheckRunApp != "" && c.CheckRunApp != "github-actions" {
-			ec.WatchedApps = append(ec.WatchedApps, c.CheckRunApp)
-		}
-	}
-	ec.WatchedWorkflows = append(ec.WatchedWorkflows, "Claude Code Review", "Claude Code", "claude-code-review")
-	return ec
 }
 
 // sweepBudget bounds how many PRs a scheduled sweep visits in one run.

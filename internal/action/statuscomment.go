@@ -2,49 +2,17 @@ package action
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 )
 
-// This file reads and writes the status comment: its hidden state, the
-// claim that makes one run own a cycle, and the hash that lets an idle
-// wake write nothing (C2).
-
-// RulesURL is the rules page the status comment links rule ids to.
-const RulesURL = "https://github.com/review-loop/review-loop/blob/main/docs/rules.md"
-
-// claimMarker prefixes the claim token hidden in the status comment; the
-// token says which run wrote the comment last.
-const claimMarker = "<!-- review-loop:claim "
-
-// contentMarker prefixes the hash of what the status comment says apart
-// from which run wrote it and when: the state and the report rendered
-// without the run's link and clock (C2).
-const contentMarker = "<!-- review-loop:content "
-
-// content is the hash contentMarker carries for this cycle's comment.
-func (c *prCycle) content() (string, error) {
-	in := c.reportInput()
-	in.RunURL, in.Now = "", time.Time{}
-	// The last cycle's plan says what the cycle that writes did; a cycle
-	// with nothing new to say writes nothing, whatever it planned (C2).
-	st := c.st.Clone()
-	st.LastCycle = nil
-	in.State = st
-	body, err := state.Encode(report.StatusComment(in), st)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(body))
-	return hex.EncodeToString(sum[:12]), nil
-}
+// This file writes the status comment report.StatusBody encodes: a
+// checked write that stops when another run changed it first
+// (errLostRace), the claim read back after it, the proof of origin of a
+// new comment (SC4), and report-only when the token may not write.
 
 // unchanged reports whether the status comment already says what this
 // cycle would write (C2): then an idle wake writes nothing.
@@ -52,8 +20,7 @@ func (c *prCycle) unchanged() bool {
 	if c.comment == nil || c.readOnly {
 		return false
 	}
-	sum, err := c.content()
-	return err == nil && markerValue(c.comment.Body, contentMarker) == sum
+	return report.SaysAlready(c.comment.Body, c.reportInput())
 }
 
 // save writes the status comment: the dashboard and the hidden state. A
@@ -117,24 +84,10 @@ func (c *prCycle) checkClaim(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("re-reading the status comment after the claim: %w", err)
 	}
-	if claimOf(cur.Body) != c.claim {
+	if report.ClaimOf(cur.Body) != c.claim {
 		return errLostRace
 	}
 	return nil
-}
-
-// claimOf returns the claim token in a status comment body, or "".
-func claimOf(body string) string { return markerValue(body, claimMarker) }
-
-// markerValue returns the value of the last hidden marker in a status
-// comment body, or "".
-func markerValue(body, marker string) string {
-	i := strings.LastIndex(body, marker)
-	if i < 0 {
-		return ""
-	}
-	token, _, _ := strings.Cut(body[i+len(marker):], " -->")
-	return token
 }
 
 // degradeReadOnly turns a token that may not write to the PR (a read-only
@@ -147,20 +100,8 @@ func (c *prCycle) degradeReadOnly(err error) error {
 	return nil
 }
 
-// encode is the status comment this cycle writes: the report, the hash
-// of what it says (C2), this run's claim, and the hidden state.
-func (c *prCycle) encode() (string, error) {
-	sum, err := c.content()
-	if err != nil {
-		return "", fmt.Errorf("encoding the state: %w", err)
-	}
-	visible := report.StatusComment(c.reportInput()) + "\n" + contentMarker + sum + " -->\n" + claimMarker + c.claim + " -->"
-	body, err := state.Encode(visible, c.st)
-	if err != nil {
-		return "", fmt.Errorf("encoding the state: %w", err)
-	}
-	return body, nil
-}
+// encode is the status comment this cycle writes (report.StatusBody).
+func (c *prCycle) encode() (string, error) { return report.StatusBody(c.reportInput(), c.claim) }
 
 // proveOwner writes the new status comment's own id into its state, the
 // proof that review-loop wrote it (SC4): no text posted by another

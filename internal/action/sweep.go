@@ -25,7 +25,7 @@ func (r *runner) sweep(ctx context.Context, wake event.Wake) ([]int, []PRResult,
 	if err != nil {
 		return nil, nil, err
 	}
-	file := workflowFile(r.cfg.WorkflowRef)
+	file := r.cfg.WorkflowFile()
 	if r.cfg.SweepFanout != config.SweepDispatch || file == "" || r.cfg.DryRun {
 		return r.inlineCap(prs), nil, nil
 	}

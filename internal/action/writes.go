@@ -197,7 +197,7 @@ func (c *prCycle) dispatchCI(ctx context.Context, files []string) {
 // pushes made with GITHUB_TOKEN start no workflow. A workflow that cannot
 // be dispatched is reported once, and the notice saved.
 func (c *prCycle) redispatch(ctx context.Context) {
-	file := workflowFile(c.cfg.WorkflowRef)
+	file := c.cfg.WorkflowFile()
 	err := c.gh.DispatchWorkflow(ctx, c.owner, c.repo, file, c.obs.DefaultBranch, map[string]any{"pr": strconv.Itoa(c.number)})
 	if err == nil {
 		c.res.Dispatched = true

@@ -1,8 +1,9 @@
 // Package config reads and checks review-loop's configuration: the
 // action's inputs and the Actions context (Config, Load), the
 // repository's config file (Repo, LoadRepo, ParseRepo) and the engine
-// registry they make (BuildRegistry), and the loop's bounds (Loop). Every
-// problem is reported at load, before the first request (C2).
+// registry they make (BuildRegistry), the loop's bounds (Loop), and a
+// run's whole configuration judged from them (Setup: Judge, WithRepo).
+// Every problem is reported at load, before the first request (C2).
 package config
 
 import (

@@ -141,8 +141,10 @@ func GateTitle(v loop.GateView, s Summary) string {
 // status comment's engine lines, and, once the loop did not end clean,
 // the hand-back report with its end reason and follow-up. GitHub caps the
 // summary at 65535 characters; the hand-back is dropped first, then the
-// text is cut.
+// text is cut. The cost ledger is left out: it changes with every
+// request, and would make every cycle's gate a write.
 func GateSummary(in Input, v loop.GateView) (title, summary string) {
+	in.State.Ledger = nil
 	s := Summarize(in)
 	var b strings.Builder
 	b.WriteString(header(in, s) + "\n\n")

@@ -66,3 +66,22 @@ func TestRule_MG1_gateSummaryIsTheEngineTablePlusTheHandBackWhenNotClean(t *test
 		t.Errorf("in-progress gate: %q\n%s", title, sum)
 	}
 }
+
+// TestRule_MG1_gateSummaryLeavesTheLedgerOut: the ledger changes with
+// every request; in the gate's summary it would make every cycle's gate a
+// write, so a hand-back gate shows no cost and the same summary whatever
+// the ledger says.
+func TestRule_MG1_gateSummaryLeavesTheLedgerOut(t *testing.T) {
+	t.Parallel()
+	in := noProgress()
+	fail := loop.GateView{Status: loop.GateCompleted, Conclusion: loop.GateFailure}
+	_, without := GateSummary(in, fail)
+	in.State.Ledger = &state.Ledger{Requested: map[string]int{"bugbot": 1}, APIReads: 40, APIWrites: 12}
+	if !strings.Contains(HandBack(in), "#### Cost") {
+		t.Fatal("the fixture's hand-back shows no ledger: the test would prove nothing")
+	}
+	_, with := GateSummary(in, fail)
+	if with != without || strings.Contains(with, "#### Cost") {
+		t.Errorf("the gate's summary changes with the ledger:\n%s", with)
+	}
+}

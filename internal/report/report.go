@@ -1,7 +1,9 @@
 // Package report renders everything a human reads about a review loop: the
 // live status comment of a pull request (rule S4, TR5), the hand-back
 // report (H1–H7), the job summary, the status text of the `status` command,
-// and the machine-readable forms (the report JSON and the action outputs).
+// the machine-readable forms (the report JSON and the action outputs), what
+// a run reports however it ended (RunReport, H9), and the status comment's
+// body as written, with its hidden state, content hash (C2) and claim.
 //
 // Every renderer starts from Summarize, the one place where the loop's
 // phase and overall verdict are derived, so the comment, the summary, the
