@@ -152,7 +152,7 @@ type runner struct {
 	// agentPin is the agent fixer's CLI as recorded before any command
 	// ran (TB11); nil when the fixer is no agent.
 	agentPin *fix.AgentPin
-	// setup is the configuration as judged so far (config.Judge, then
+	// setup is the configuration as judged so far (config.NewSetup, then
 	// WithRepo); registry, repoCfg and loopCfg are its parts.
 	setup config.Setup
 	// configDeferred: no checkout, so the config file is read with the
@@ -217,7 +217,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	// Judged with the built-in engines and every check run watched, an
 	// ignored event is ignored whatever the config file adds.
 	var err error
-	if r.setup, err = config.Judge(cfg, d.Getenv); err != nil {
+	if r.setup, err = config.NewSetup(cfg, d.Getenv); err != nil {
 		return Result{}, err
 	}
 	pre, err := r.setup.Wake(true)

@@ -16,7 +16,7 @@ import (
 
 // This file is a run's configuration judged as a whole (C2): first what
 // needs no request (the event, its payload, the bounds, the engine names
-// as far as the built-in engines know them: Judge), then what the
+// as far as the built-in engines know them: NewSetup), then what the
 // repository's config file adds (WithRepo), and from both which signals
 // of the event wake the loop (Wake) and how the GitHub clients are set up.
 
@@ -29,7 +29,7 @@ var ErrNoEventName = errors.New("GITHUB_EVENT_NAME is not set: review-loop runs 
 var ErrNoEventPath = errors.New("GITHUB_EVENT_PATH is not set: inside GitHub Actions the runner sets it to the event payload; do not override it in the workflow's env")
 
 // Setup is a run's configuration judged: the inputs, the loop's settings,
-// the engine registry and the repository's config file. Judge makes it
+// the engine registry and the repository's config file. NewSetup makes it
 // with the built-in engines only; WithRepo adds the config file.
 type Setup struct {
 	Config Config
@@ -51,11 +51,11 @@ type Setup struct {
 	SelfWorkflow string
 }
 
-// Judge judges what needs no request (C2): the event name and payload,
+// NewSetup judges what needs no request (C2): the event name and payload,
 // the bounds, and the engine names as far as the built-in engines know
 // them. getenv reads the Actions context (GITHUB_ACTIONS,
 // GITHUB_WORKFLOW).
-func Judge(cfg Config, getenv func(string) string) (Setup, error) {
+func NewSetup(cfg Config, getenv func(string) string) (Setup, error) {
 	if cfg.EventName == "" {
 		return Setup{}, ErrNoEventName
 	}

@@ -33,26 +33,26 @@ func checkRunPayload(t *testing.T) string {
 // octocoders defines the engine whose check run the example carries.
 const octocoders = "engines:\n  - name: octo\n    author: {logins: [octo]}\n    check_run: Octocoders-linter\n    check_run_app: octocoders-linter\n"
 
-// TestRule_C2_JudgeRefusesARunThatCannotKnowItsEvent: no event name, or
+// TestRule_C2_NewSetupRefusesARunThatCannotKnowItsEvent: no event name, or
 // inside Actions no payload path, is an error before any request; outside
 // Actions the payload is empty.
-func TestRule_C2_JudgeRefusesARunThatCannotKnowItsEvent(t *testing.T) {
+func TestRule_C2_NewSetupRefusesARunThatCannotKnowItsEvent(t *testing.T) {
 	t.Parallel()
 	cfg := judgeable(t)
 	cfg.EventName = ""
-	if _, err := Judge(cfg, env(nil)); !errors.Is(err, ErrNoEventName) {
+	if _, err := NewSetup(cfg, env(nil)); !errors.Is(err, ErrNoEventName) {
 		t.Errorf("no event name: %v, want ErrNoEventName", err)
 	}
 	cfg = judgeable(t)
-	if _, err := Judge(cfg, env(map[string]string{"GITHUB_ACTIONS": "true"})); !errors.Is(err, ErrNoEventPath) {
+	if _, err := NewSetup(cfg, env(map[string]string{"GITHUB_ACTIONS": "true"})); !errors.Is(err, ErrNoEventPath) {
 		t.Errorf("no event path inside Actions: %v, want ErrNoEventPath", err)
 	}
-	s, err := Judge(cfg, env(map[string]string{"GITHUB_WORKFLOW": "review-loop"}))
+	s, err := NewSetup(cfg, env(map[string]string{"GITHUB_WORKFLOW": "review-loop"}))
 	if err != nil || string(s.Payload) != "{}" || s.SelfWorkflow != "review-loop" {
 		t.Errorf("outside Actions: payload %q, self %q, err %v; want {}, review-loop", s.Payload, s.SelfWorkflow, err)
 	}
 	cfg.EventPath = filepath.Join(t.TempDir(), "missing.json")
-	if _, err := Judge(cfg, env(nil)); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH") {
+	if _, err := NewSetup(cfg, env(nil)); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH") {
 		t.Errorf("unreadable payload: %v, want an error naming GITHUB_EVENT_PATH", err)
 	}
 }
@@ -64,13 +64,13 @@ func TestRule_C2_JudgeChecksTheBoundsAndNamesTheEnginesOnlyTheFileCanDefine(t *t
 	t.Parallel()
 	cfg := judgeable(t)
 	cfg.MaxCommits = -1
-	if _, err := Judge(cfg, env(nil)); err == nil || !strings.HasPrefix(err.Error(), "inputs: ") {
+	if _, err := NewSetup(cfg, env(nil)); err == nil || !strings.HasPrefix(err.Error(), "inputs: ") {
 		t.Errorf("negative max-commits: %v, want an inputs error", err)
 	}
 	cfg = judgeable(t)
 	cfg.Engines = []string{"bugbot", " octo ", ""}
 	cfg.PathsIgnore = []string{"gen/**"}
-	s, err := Judge(cfg, env(nil))
+	s, err := NewSetup(cfg, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRule_C2_AnEventOfAnEngineOnlyTheFileDefinesIsJudgedAgain(t *testing.T) 
 	cfg := judgeable(t)
 	cfg.EventName, cfg.EventPath = "check_run", checkRunPayload(t)
 	cfg.Engines = []string{"octo"}
-	s, err := Judge(cfg, env(nil))
+	s, err := NewSetup(cfg, env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestRule_C2_AnEventOfAnEngineOnlyTheFileDefinesIsJudgedAgain(t *testing.T) 
 // the registry does not have is an error naming the config file.
 func TestRule_C2_PricesOfAnUnknownEngineNameTheFile(t *testing.T) {
 	t.Parallel()
-	s, err := Judge(judgeable(t), env(nil))
+	s, err := NewSetup(judgeable(t), env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestRule_C2_EventConfigWatchesEveryEngineSignal(t *testing.T) {
 	t.Parallel()
 	cfg := judgeable(t)
 	cfg.PR, cfg.AllowedAssociations = 7, []string{"OWNER"}
-	s, err := Judge(cfg, env(map[string]string{"GITHUB_WORKFLOW": "loop"}))
+	s, err := NewSetup(cfg, env(map[string]string{"GITHUB_WORKFLOW": "loop"}))
 	if err != nil {
 		t.Fatal(err)
 	}
