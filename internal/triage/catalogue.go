@@ -38,6 +38,9 @@ type Pattern struct {
 
 	titleRe *regexp.Regexp
 	bodyRe  *regexp.Regexp
+	// titleNeedles and bodyNeedles skip the expressions on a text that
+	// cannot match them (prefilter.go).
+	titleNeedles, bodyNeedles needles
 }
 
 // Catalogue is the ordered list of patterns; the first match wins.
@@ -181,11 +184,13 @@ func compile(at string, rp rawPattern) (Pattern, []error) {
 		if p.titleRe, err = regexp.Compile("(?i)" + rp.TitleRegex); err != nil {
 			errs = append(errs, fmt.Errorf("%s.title_regex: %w", at, err))
 		}
+		p.titleNeedles = needlesOf("(?i)" + rp.TitleRegex)
 	}
 	if rp.BodyRegex != "" {
 		if p.bodyRe, err = regexp.Compile("(?i)" + rp.BodyRegex); err != nil {
 			errs = append(errs, fmt.Errorf("%s.body_regex: %w", at, err))
 		}
+		p.bodyNeedles = needlesOf("(?i)" + rp.BodyRegex)
 	}
 	if len(p.Markers) == 0 && rp.TitleRegex == "" && rp.BodyRegex == "" {
 		errs = append(errs, fmt.Errorf("%s: needs markers, title_regex or body_regex", at))
@@ -206,6 +211,40 @@ func firstLine(s string) string {
 // Matches reports whether the pattern matches the finding: every field the
 // pattern sets must hold (any one of its markers is enough).
 func (p *Pattern) Matches(f loop.Finding) bool {
+	return p.matches(&f, &foldedText{f: &f})
+}
+
+// foldedText is a finding's title and body after foldCase, worked out on
+// first use and shared by the patterns of a catalogue.
+type foldedText struct {
+	f                           *loop.Finding
+	title, body, lower          string
+	hasTitle, hasBody, hasLower bool
+}
+
+// lowerBody is the body in lower case, for the markers.
+func (t *foldedText) lowerBody() string {
+	if !t.hasLower {
+		t.lower, t.hasLower = strings.ToLower(t.f.Body), true
+	}
+	return t.lower
+}
+
+func (t *foldedText) foldedTitle() string {
+	if !t.hasTitle {
+		t.title, t.hasTitle = foldCase(t.f.Title), true
+	}
+	return t.title
+}
+
+func (t *foldedText) foldedBody() string {
+	if !t.hasBody {
+		t.body, t.hasBody = foldCase(t.f.Body), true
+	}
+	return t.body
+}
+
+func (p *Pattern) matches(f *loop.Finding, folded *foldedText) bool {
 	if p.Engine != "" && !strings.EqualFold(p.Engine, f.Engine) {
 		return false
 	}
@@ -216,15 +255,15 @@ func (p *Pattern) Matches(f loop.Finding) bool {
 		return false
 	}
 	if len(p.Markers) > 0 {
-		body := strings.ToLower(f.Body)
+		body := folded.lowerBody()
 		if !slices.ContainsFunc(p.Markers, func(m string) bool { return strings.Contains(body, strings.ToLower(m)) }) {
 			return false
 		}
 	}
-	if p.titleRe != nil && !p.titleRe.MatchString(f.Title) {
+	if p.titleRe != nil && (p.titleNeedles != nil && !p.titleNeedles.mayMatch(folded.foldedTitle()) || !p.titleRe.MatchString(f.Title)) {
 		return false
 	}
-	if p.bodyRe != nil && !p.bodyRe.MatchString(f.Body) {
+	if p.bodyRe != nil && (p.bodyNeedles != nil && !p.bodyNeedles.mayMatch(folded.foldedBody()) || !p.bodyRe.MatchString(f.Body)) {
 		return false
 	}
 	return true
@@ -232,11 +271,15 @@ func (p *Pattern) Matches(f loop.Finding) bool {
 
 // Match returns the first pattern matching the finding, or nil.
 func (c *Catalogue) Match(f loop.Finding) *Pattern {
+	return c.match(&f, &foldedText{f: &f})
+}
+
+func (c *Catalogue) match(f *loop.Finding, folded *foldedText) *Pattern {
 	if c == nil {
 		return nil
 	}
 	for i := range c.Patterns {
-		if c.Patterns[i].Matches(f) {
+		if c.Patterns[i].matches(f, folded) {
 			return &c.Patterns[i]
 		}
 	}

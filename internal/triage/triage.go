@@ -148,8 +148,11 @@ func Classify(findings []loop.Finding, in Inputs) Table {
 }
 
 func classify(f loop.Finding, cat *Catalogue, helpers []string, in Inputs) Row {
-	r := Row{FindingID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Category: cat.Category(f)}
-	pat, suggestion := cat.Match(f), hasSuggestion(f.Body)
+	// The catalogue is matched and the keyword bucket read once per
+	// finding: the category, the tier and the justification share them.
+	folded := &foldedText{f: &f}
+	pat, suggestion, b := cat.match(&f, folded), hasSuggestion(f.Body), &lazyBucket{f: &f}
+	r := Row{FindingID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Category: category(&f, pat, b)}
 	if pat != nil {
 		r.PatternID = pat.ID
 	}
@@ -163,7 +166,7 @@ func classify(f loop.Finding, cat *Catalogue, helpers []string, in Inputs) Row {
 		return escalate(r, fmt.Sprintf("cross-file: touches %d files", len(files)))
 	case slices.ContainsFunc(files, isWorkflow):
 		return escalate(r, "touches .github/workflows/ (the token cannot push it)")
-	case isArchitectural(f):
+	case isArchitectural(f, folded):
 		return escalate(r, "architectural: needs a design decision")
 	}
 
@@ -181,7 +184,7 @@ func classify(f loop.Finding, cat *Catalogue, helpers []string, in Inputs) Row {
 	case pat != nil:
 		r.Justification = pat.Justify(f)
 	default:
-		r.Justification = fallbackJustification(f)
+		r.Justification = fallbackJustification(f, b)
 	}
 	if r.Justification == "" {
 		return escalate(r, "no justification that it is a real bug (TR4)")
@@ -284,17 +287,23 @@ func isWorkflow(p string) bool { return strings.HasPrefix(p, ".github/workflows/
 
 var architecturalRe = regexp.MustCompile(`(?i)\b(architectur(e|al)|redesign|re-architect|design (issue|flaw|problem)|layering|separation of concerns|should be (split|moved) into)\b`)
 
-func isArchitectural(f loop.Finding) bool {
-	return strings.EqualFold(f.Category, "architecture") || architecturalRe.MatchString(f.Title)
+var architecturalNeedles = needlesOf(architecturalRe.String())
+
+func isArchitectural(f loop.Finding, folded *foldedText) bool {
+	return strings.EqualFold(f.Category, "architecture") ||
+		architecturalNeedles.mayMatch(folded.foldedTitle()) && architecturalRe.MatchString(f.Title)
 }
 
 var suggestionRe = regexp.MustCompile("(?m)^ {0,3}(```+|~~~+)\\s*suggestion\\s*$")
 
-func hasSuggestion(body string) bool { return suggestionRe.MatchString(body) }
+// hasSuggestion runs suggestionRe only on a body that holds its word.
+func hasSuggestion(body string) bool {
+	return strings.Contains(body, "suggestion") && suggestionRe.MatchString(body)
+}
 
 // fallbackJustification gives an uncodified finding a justification when
 // the engine rates it high or critical, or it falls in a bug bucket.
-func fallbackJustification(f loop.Finding) string {
+func fallbackJustification(f loop.Finding, b *lazyBucket) string {
 	title := sentenceTitle(f.Title)
 	if title == "" {
 		return ""
@@ -302,7 +311,7 @@ func fallbackJustification(f loop.Finding) string {
 	if f.Severity == loop.SeverityHigh || f.Severity == loop.SeverityCritical {
 		return fmt.Sprintf("%s rates this %s-severity defect: %s.", f.Engine, f.Severity, title)
 	}
-	if b := bucket(f); b != "" && b != "cosmetic-prose" {
+	if b := b.get(); b != "" && b != "cosmetic-prose" {
 		return fmt.Sprintf("The finding describes a %s defect: %s.", strings.ReplaceAll(b, "-", " "), title)
 	}
 	return ""
