@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 
@@ -67,14 +68,20 @@ func PatternFields() []string { return slices.Clone(patternFields) }
 
 var patternFields = []string{"id", "engine", "category", "severity", "markers", "title_regex", "body_regex", "tier1", "cosmetic", "justification"}
 
-// Builtin returns the catalogue that ships with the action.
+// Builtin returns the catalogue that ships with the action: a fresh
+// Catalogue the caller may change, whose patterns (compiled once per
+// process, not once per cycle) are shared.
 func Builtin() *Catalogue {
+	return &Catalogue{Patterns: slices.Clone(builtinPatterns())}
+}
+
+var builtinPatterns = sync.OnceValue(func() []Pattern {
 	c, err := ParsePatterns(builtinYAML)
 	if err != nil {
 		panic("triage: built-in catalogue: " + err.Error())
 	}
-	return c
-}
+	return c.Patterns
+})
 
 // LoadCatalogue returns the built-in catalogue extended by a repository's
 // .github/review-loop.yml content (nil or empty: built-in only). Repository

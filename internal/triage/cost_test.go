@@ -33,3 +33,18 @@ func TestRule_C1_TriageGrowsLinearlyInFindings(t *testing.T) {
 		t.Errorf("%.0f allocations at 1,500 findings, above the ceiling of 100 per finding", al)
 	}
 }
+
+// C1: the built-in catalogue is parsed and compiled once per process,
+// not on every cycle (each cycle loads the repository's configuration,
+// which starts from it): a call is one copy of the pattern list.
+func TestRule_C1_TheBuiltinCatalogueIsParsedOnce(t *testing.T) {
+	Builtin()
+	if a := testing.AllocsPerRun(10, func() { Builtin() }); a > 2 {
+		t.Errorf("Builtin() makes %.0f allocations a call, want ≤ 2: it parses the catalogue again", a)
+	}
+	a, b := Builtin(), Builtin()
+	a.Patterns[0].ID = "changed"
+	if b.Patterns[0].ID == "changed" || Builtin().Patterns[0].ID == "changed" {
+		t.Error("a change to one Builtin() catalogue shows in another")
+	}
+}
