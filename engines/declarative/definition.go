@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 
@@ -290,11 +291,43 @@ func (d Definition) validate() []error {
 	return errs
 }
 
-func compile(re string) (*regexp.Regexp, error) { return regexp.Compile(re) }
+// compile compiles a definition's regular expression once per process:
+// every cycle validates the definitions and builds their engines (New),
+// and the expressions are the same each time. A regexp.Regexp is safe
+// for concurrent use; the cache holds one entry per distinct expression
+// (the built-in definitions' and a repository's own).
+func compile(re string) (*regexp.Regexp, error) {
+	if c, ok := compiled.Load(re); ok {
+		return c.(*regexp.Regexp), nil
+	}
+	c, err := regexp.Compile(re)
+	if err != nil {
+		return nil, err
+	}
+	compiled.Store(re, c)
+	return c, nil
+}
+
+var compiled sync.Map // expression → *regexp.Regexp
+
+// mustCompile is compile for an expression validate has accepted.
+func mustCompile(re string) *regexp.Regexp {
+	c, err := compile(re)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
 
 // Builtin returns the embedded definitions (gemini, coderabbit), sorted by
-// name.
+// name: parsed once per process; the slice is the caller's, the
+// definitions' own slices are shared and must not be changed.
 func Builtin() ([]Definition, error) {
+	defs, err := builtinDefs()
+	return slices.Clone(defs), err
+}
+
+var builtinDefs = sync.OnceValues(func() ([]Definition, error) {
 	files, err := fs.Glob(defs.FS, "*.yaml")
 	if err != nil {
 		return nil, err
@@ -313,4 +346,4 @@ func Builtin() ([]Definition, error) {
 	}
 	slices.SortFunc(out, func(a, b Definition) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
-}
+})

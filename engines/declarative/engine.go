@@ -48,20 +48,20 @@ func New(d Definition) (*Engine, error) {
 	}
 	e := &Engine{def: d, author: engines.Author{Logins: d.Author.Logins, ID: d.Author.ID, AllowUsers: d.AllowUserAuthor}}
 	for _, m := range d.SeverityMarkers {
-		e.severities = append(e.severities, severityRE{regexp.MustCompile(m.Pattern), loop.Severity(m.Severity)})
+		e.severities = append(e.severities, severityRE{mustCompile(m.Pattern), loop.Severity(m.Severity)})
 	}
 	opt := func(s string) *regexp.Regexp {
 		if s == "" {
 			return nil
 		}
-		return regexp.MustCompile(s)
+		return mustCompile(s)
 	}
 	e.id, e.title, e.category, e.count = opt(d.IDMarker), opt(d.TitleMarker), opt(d.CategoryMarker), opt(d.SummaryCount)
 	for _, w := range d.QuotaWaits {
-		e.waits = append(e.waits, regexp.MustCompile(w))
+		e.waits = append(e.waits, mustCompile(w))
 	}
 	for _, k := range d.Kinds {
-		e.kinds = append(e.kinds, kindMatcher{def: k, re: regexp.MustCompile(k.Pattern)})
+		e.kinds = append(e.kinds, kindMatcher{def: k, re: mustCompile(k.Pattern)})
 	}
 	e.reviewed = opt(d.ReviewedCommit)
 	return e, nil
