@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -134,15 +135,26 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
+// gzipWriters keeps compressors between Encode calls: a new one allocates
+// close to a megabyte of tables, many times the state it compresses, and a
+// cycle encodes the state several times. Reset makes a kept one write what
+// a new one would.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return zw
+}}
+
 func hiddenBlock(st State) (string, error) {
 	js, err := json.Marshal(st)
 	if err != nil {
 		return "", fmt.Errorf("encoding state: %w", err)
 	}
 	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&gz)
 	_, _ = zw.Write(js) // writes to a bytes.Buffer cannot fail
 	_ = zw.Close()
+	gzipWriters.Put(zw)
 	enc := base64.StdEncoding.EncodeToString(gz.Bytes())
 	var b strings.Builder
 	b.Grow(len(enc) + len(enc)/76 + 64)
