@@ -150,6 +150,14 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	if ft := f.matchFault(r.Method, r.URL.Path, roots); ft != nil {
 		if ft.Delay > 0 {
+			// The server notices a client that gave up only once the
+			// request body is read (net/http watches the connection
+			// after that): read it first, as GitHub does before it
+			// answers, so a held request ends when its client leaves.
+			if !isGQL && r.Body != nil {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
 			select {
 			case <-time.After(ft.Delay):
 			case <-r.Context().Done():
