@@ -11,9 +11,10 @@ import (
 )
 
 // C1: encoding the state reuses its compressor: a new gzip writer
-// allocates close to a megabyte, and a cycle encodes the state several
-// times. Averaged over 50 calls (a collection may empty the pool once or
-// twice), an Encode allocates well under one writer's tables.
+// allocates ~830 KB, and a cycle encodes the state several times.
+// Averaged over 200 calls, an Encode allocates well under one writer's
+// tables: ~18 KB, ~240 KB under the race detector, whose sync.Pool drops
+// a quarter of what is put back (a collection may empty it too).
 func TestRule_C1_EncodingTheStateReusesItsCompressor(t *testing.T) {
 	st := full()
 	if _, err := Encode("visible", st); err != nil {
@@ -21,7 +22,7 @@ func TestRule_C1_EncodingTheStateReusesItsCompressor(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	const runs = 50
+	const runs = 200
 	for range runs {
 		if _, err := Encode("visible", st); err != nil {
 			t.Fatal(err)
@@ -30,8 +31,8 @@ func TestRule_C1_EncodingTheStateReusesItsCompressor(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	per := (after.TotalAlloc - before.TotalAlloc) / runs
 	t.Logf("%d bytes allocated per Encode", per)
-	if per > 128<<10 {
-		t.Errorf("Encode allocates %d bytes a call, want ≤ 128 KiB: a new compressor each time", per)
+	if per > 512<<10 {
+		t.Errorf("Encode allocates %d bytes a call, want ≤ 512 KiB: a new compressor each time", per)
 	}
 }
 
