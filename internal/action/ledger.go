@@ -1,27 +1,22 @@
 package action
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
-// This file counts a cycle's cost for the ledger (CL1): job minutes,
-// API requests and the reviews the loop asked for.
+// This file reads what the cost ledger (CL1) counts of a cycle: the
+// requests its clients sent and the clock. The arithmetic is
+// loop.LedgerCost's.
 
-// ledgered is what this cycle already added to the cost ledger, so that a
-// cycle writing its status comment twice counts its minutes and requests
-// once.
+// ledgered is what the ledger needs of a cycle's requests: the count at
+// its start, what the ledger already holds of it, and the requests the
+// plan still makes from the status comment's write on (loop.RequestsAhead),
+// counted with that write.
 type ledgered struct {
-	minutes       int
-	reads, writes int64
-	base          github.Counts
-	baseSet       bool
-	// ahead are the requests the plan still makes from the status
-	// comment's write on (loop.RequestsAhead), counted with that write.
-	ahead github.Counts
+	base    github.Counts
+	counted loop.CycleCost
+	ahead   github.Counts
 }
 
 // requests is what this run's clients have sent so far.
@@ -37,39 +32,17 @@ func (c *prCycle) requests() github.Counts {
 // startLedger takes the request counts at the cycle's start.
 func (c *prCycle) startLedger() {
 	if c.gh != nil {
-		c.ledger.base, c.ledger.baseSet = c.requests(), true
+		c.ledger.base = c.requests()
 	}
 }
 
-// ledgerCycle adds this cycle's job minutes and API requests to the cost
-// ledger (CL1): its wall time so far, rounded up to a whole minute as
-// GitHub bills a job, and the requests sent so far; a second write in the
-// same cycle adds only what came since the first. The write itself and
-// the single writes the plan makes after it (label, re-dispatch) are
-// counted with it, from the plan (loop.RequestsAhead).
+// ledgerCycle brings the cost ledger up to this cycle's cost so far (CL1).
 func (c *prCycle) ledgerCycle() {
-	if c.st.Status == "" || !c.ledger.baseSet {
+	if c.gh == nil {
 		return
 	}
 	n := c.requests()
-	minutes := loop.JobMinutes(c.Now().Sub(c.started))
-	reads := n.Reads - c.ledger.base.Reads + c.ledger.ahead.Reads
-	writes := n.Writes - c.ledger.base.Writes + c.ledger.ahead.Writes
-	c.st = loop.LedgerCycle(c.st, minutes-c.ledger.minutes, c.ledger.minutes == 0, reads-c.ledger.reads, writes-c.ledger.writes)
-	c.ledger.minutes, c.ledger.reads, c.ledger.writes = minutes, reads, writes
-}
-
-// ledgerTriggers counts the reviews the loop asked for: triggers sent,
-// not skipped, refused or unavailable.
-func (c *prCycle) ledgerTriggers(results []loop.TriggerResult) {
-	bySHA := map[string][]string{}
-	for _, r := range results {
-		if r.Skipped || r.Unavailable || r.Quota != nil || r.Err != "" {
-			continue
-		}
-		bySHA[r.SHA] = append(bySHA[r.SHA], r.Engine)
-	}
-	for _, sha := range slices.Sorted(maps.Keys(bySHA)) {
-		c.st = loop.LedgerRequested(c.st, bySHA[sha], sha)
-	}
+	sent := loop.Requests{Reads: n.Reads - c.ledger.base.Reads, Writes: n.Writes - c.ledger.base.Writes}
+	ahead := loop.Requests{Reads: c.ledger.ahead.Reads, Writes: c.ledger.ahead.Writes}
+	c.st, c.ledger.counted = loop.LedgerCost(c.st, c.ledger.counted, loop.CostSoFar(c.Now().Sub(c.started), sent, ahead))
 }

@@ -1,6 +1,8 @@
 package loop
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -136,4 +138,52 @@ func RequestsAhead(effects []Effect, newComment bool) (reads, writes int64) {
 		}
 	}
 	return reads, writes
+}
+
+// Requests are API requests (CL1): reads (GET, HEAD, GraphQL queries) and
+// writes (everything else).
+type Requests struct{ Reads, Writes int64 }
+
+// CycleCost is what a cycle has cost so far (CL1).
+type CycleCost struct {
+	Minutes int
+	Requests
+}
+
+// CostSoFar is the cost of a cycle that has run for d and sent sent
+// requests: its job minutes (JobMinutes) and its requests, with ahead
+// (RequestsAhead) counted as sent, since the write that records them
+// comes before them.
+func CostSoFar(d time.Duration, sent, ahead Requests) CycleCost {
+	return CycleCost{Minutes: JobMinutes(d), Requests: Requests{Reads: sent.Reads + ahead.Reads, Writes: sent.Writes + ahead.Writes}}
+}
+
+// LedgerCost brings the ledger up to a cycle's cost so far (CL1): it adds
+// what came since counted (what the ledger already holds of this cycle,
+// zero before its first write), and the cycle itself on its first write;
+// it returns the state and what the ledger then holds of the cycle. A PR
+// with no loop (no status yet) has no ledger: nothing is counted.
+func LedgerCost(st state.State, counted, cost CycleCost) (state.State, CycleCost) {
+	if st.Status == "" {
+		return st, counted
+	}
+	st = LedgerCycle(st, cost.Minutes-counted.Minutes, counted.Minutes == 0, cost.Reads-counted.Reads, cost.Writes-counted.Writes)
+	return st, cost
+}
+
+// LedgerTriggers counts the reviews the loop asked for (LedgerRequested):
+// the triggers it sent, not those skipped as duplicates (T5), refused for
+// a quota (T8), failed (T6) or unavailable. Heads are counted in order.
+func LedgerTriggers(st state.State, results []TriggerResult) state.State {
+	bySHA := map[string][]string{}
+	for _, r := range results {
+		if r.Skipped || r.Unavailable || r.Quota != nil || r.Err != "" {
+			continue
+		}
+		bySHA[r.SHA] = append(bySHA[r.SHA], r.Engine)
+	}
+	for _, sha := range slices.Sorted(maps.Keys(bySHA)) {
+		st = LedgerRequested(st, bySHA[sha], sha)
+	}
+	return st
 }
