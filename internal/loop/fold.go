@@ -65,6 +65,27 @@ func ShouldSkipDuplicateTrigger(st state.State, req TriggerRequest, last Comment
 	return now.Sub(last.CreatedAt) < window
 }
 
+// SkipTrigger is T5 for a trigger about to be posted with body: when the
+// PR's last comment is our identical recent trigger for req
+// (ShouldSkipDuplicateTrigger), the trigger is skipped and that comment
+// stands for it. A trigger posted with the user token (asUser), whose
+// login the loop does not know, or when ourLogin is unknown, compares
+// the body of the last comment whoever wrote it. An engine triggered by
+// no comment (empty body) has nothing to compare.
+func SkipTrigger(st state.State, req TriggerRequest, last Comment, ourLogin string, asUser bool, body string, now time.Time, window time.Duration) (id int64, skip bool) {
+	if body == "" || last.Author == "" {
+		return 0, false
+	}
+	author := ourLogin
+	if asUser || author == "" {
+		author = last.Author
+	}
+	if !ShouldSkipDuplicateTrigger(st, req, last, author, body, now, window) {
+		return 0, false
+	}
+	return last.ID, true
+}
+
 // RecordTriggers folds the triggers the orchestrator attempted into the
 // state (T1, T5, T6): each engine is then TRIGGERED for its SHA, so it is
 // never triggered twice for one SHA (T3). A failed trigger counts as an
