@@ -370,6 +370,28 @@ func WorthWaiting(p Plan, now time.Time, budget time.Duration) bool {
 	return p.WakeAt.IsZero() || p.WakeAt.Sub(now) <= budget
 }
 
+// WaitPolls is how often an in-job wait of budget polls, once every
+// interval (B2): never when either is unset or when the wait cannot see
+// anything new (WorthWaiting).
+func WaitPolls(p Plan, now time.Time, budget, interval time.Duration) int {
+	if budget <= 0 || interval <= 0 || !WorthWaiting(p, now, budget) {
+		return 0
+	}
+	return int(budget / interval)
+}
+
+// WaitFingerprint sums up what an in-job wait watches (B2): the head and,
+// per engine, its signal, its latest review and how many findings it has.
+// The wait decides again when it changes.
+func WaitFingerprint(head string, views []EngineView) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for _, v := range views {
+		fmt.Fprintf(&b, "|%s:%s:%d:%d:%d", v.Engine, v.Signal, v.SignalID, v.LatestReviewID, len(v.Findings))
+	}
+	return b.String()
+}
+
 // Closing are a cycle's last writes: the status comment with the merge
 // gate (checked when the cycle claimed it), the live label, and the
 // re-dispatch when the cycle triggered or pushed (W5: comments and pushes
