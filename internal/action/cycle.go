@@ -203,7 +203,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 		return false, actErr
 	}
 	if actErr != nil {
-		c.st = loop.RecordError(c.st, c.publicError(actErr), false, c.Now())
+		c.st = loop.RecordError(c.st, report.PublicError(actErr, c.runURL()), false, c.Now())
 		c.gha.Errorf("review-loop: PR #%d: %v", c.number, actErr)
 	}
 	c.st = loop.AddActiveWork(c.st, c.Now().Sub(c.started)-c.waited)
