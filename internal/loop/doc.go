@@ -19,9 +19,10 @@
 //	save(st)                                          // every change is saved (SC1)
 //	switch plan.Action {
 //	case loop.ActionTrigger:                          // T2: nothing else this cycle
-//		// for each plan.Triggers: skip when loop.ShouldSkipDuplicateTrigger (T5),
-//		// else trigger, retrying once after 30 s (T6)
+//		// for each plan.Triggers: skip when loop.SkipTrigger (T5), else
+//		// trigger, retrying once after 30 s (T6, engines.TriggerOutcome)
 //		st = loop.RecordTriggers(st, results, now)
+//		st = loop.LedgerTriggers(st, results)         // CL1
 //	case loop.ActionWait:                             // wait plan.Wait in-job, or re-dispatch
 //	case loop.ActionFix:
 //		rows := triageAndFix(plan.Triage)              // internal/triage, internal/fix
