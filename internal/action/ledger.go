@@ -14,19 +14,19 @@ import (
 // plan still makes from the status comment's write on (loop.RequestsAhead),
 // counted with that write.
 type ledgered struct {
-	base    github.Counts
+	base    loop.Requests
 	counted loop.CycleCost
 	ahead   github.Counts
 }
 
 // requests is what this run's clients have sent so far.
-func (c *prCycle) requests() github.Counts {
+func (c *prCycle) requests() loop.Requests {
 	n := c.gh.Requests()
 	if c.trigger != nil {
 		t := c.trigger.Requests()
-		n.Reads, n.Writes, n.Total = n.Reads+t.Reads, n.Writes+t.Writes, n.Total+t.Total
+		n.Reads, n.Writes = n.Reads+t.Reads, n.Writes+t.Writes
 	}
-	return n
+	return loop.Requests{Reads: n.Reads, Writes: n.Writes}
 }
 
 // startLedger takes the request counts at the cycle's start.
@@ -41,8 +41,6 @@ func (c *prCycle) ledgerCycle() {
 	if c.gh == nil {
 		return
 	}
-	n := c.requests()
-	sent := loop.Requests{Reads: n.Reads - c.ledger.base.Reads, Writes: n.Writes - c.ledger.base.Writes}
 	ahead := loop.Requests{Reads: c.ledger.ahead.Reads, Writes: c.ledger.ahead.Writes}
-	c.st, c.ledger.counted = loop.LedgerCost(c.st, c.ledger.counted, loop.CostSoFar(c.Now().Sub(c.started), sent, ahead))
+	c.st, c.ledger.counted = loop.LedgerCost(c.st, c.ledger.counted, loop.CostSoFar(c.Now().Sub(c.started), c.ledger.base, c.requests(), ahead))
 }

@@ -150,12 +150,13 @@ type CycleCost struct {
 	Requests
 }
 
-// CostSoFar is the cost of a cycle that has run for d and sent sent
-// requests: its job minutes (JobMinutes) and its requests, with ahead
+// CostSoFar is the cost of a cycle that has run for d, whose clients had
+// sent start requests when it began and have sent sent now: its job
+// minutes (JobMinutes) and the requests it sent, with ahead
 // (RequestsAhead) counted as sent, since the write that records them
 // comes before them.
-func CostSoFar(d time.Duration, sent, ahead Requests) CycleCost {
-	return CycleCost{Minutes: JobMinutes(d), Requests: Requests{Reads: sent.Reads + ahead.Reads, Writes: sent.Writes + ahead.Writes}}
+func CostSoFar(d time.Duration, start, sent, ahead Requests) CycleCost {
+	return CycleCost{Minutes: JobMinutes(d), Requests: Requests{Reads: sent.Reads - start.Reads + ahead.Reads, Writes: sent.Writes - start.Writes + ahead.Writes}}
 }
 
 // LedgerCost brings the ledger up to a cycle's cost so far (CL1): it adds

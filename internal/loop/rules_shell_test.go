@@ -15,12 +15,13 @@ func TestRule_CL1_aSecondWriteAddsOnlyWhatCameSince(t *testing.T) {
 	t.Parallel()
 	st := active(sha1, "bugbot")
 	var counted CycleCost
-	first := CostSoFar(90*time.Second, Requests{Reads: 10, Writes: 3}, Requests{Writes: 2})
+	start := Requests{Reads: 4, Writes: 1}
+	first := CostSoFar(90*time.Second, start, Requests{Reads: 14, Writes: 4}, Requests{Writes: 2})
 	st, counted = LedgerCost(st, counted, first)
 	if l := st.Ledger; l.JobMinutes != 2 || l.Cycles != 1 || l.APIReads != 10 || l.APIWrites != 5 {
 		t.Fatalf("after the first write: ledger %+v, want 2 minutes, 1 cycle, 10 reads, 5 writes", *l)
 	}
-	second := CostSoFar(150*time.Second, Requests{Reads: 14, Writes: 6}, Requests{})
+	second := CostSoFar(150*time.Second, start, Requests{Reads: 18, Writes: 7}, Requests{})
 	st, counted = LedgerCost(st, counted, second)
 	if l := st.Ledger; l.JobMinutes != 3 || l.Cycles != 1 || l.APIReads != 14 || l.APIWrites != 6 {
 		t.Errorf("after the second write: ledger %+v, want 3 minutes, still 1 cycle, 14 reads, 6 writes", *l)
@@ -29,7 +30,7 @@ func TestRule_CL1_aSecondWriteAddsOnlyWhatCameSince(t *testing.T) {
 		t.Errorf("counted %+v, want %+v", counted, second)
 	}
 	// The next cycle (counted nothing yet) is a cycle of its own.
-	st, _ = LedgerCost(st, CycleCost{}, CostSoFar(time.Second, Requests{Reads: 1}, Requests{}))
+	st, _ = LedgerCost(st, CycleCost{}, CostSoFar(time.Second, Requests{}, Requests{Reads: 1}, Requests{}))
 	if l := st.Ledger; l.Cycles != 2 || l.JobMinutes != 4 {
 		t.Errorf("the next cycle: ledger %+v, want 2 cycles, 4 minutes", *l)
 	}
@@ -38,7 +39,7 @@ func TestRule_CL1_aSecondWriteAddsOnlyWhatCameSince(t *testing.T) {
 // CL1: a PR with no loop (no status yet) has no ledger to count in.
 func TestRule_CL1_noLedgerWithoutALoop(t *testing.T) {
 	t.Parallel()
-	st, counted := LedgerCost(state.New(), CycleCost{}, CostSoFar(time.Minute, Requests{Reads: 3}, Requests{}))
+	st, counted := LedgerCost(state.New(), CycleCost{}, CostSoFar(time.Minute, Requests{}, Requests{Reads: 3}, Requests{}))
 	if st.Ledger != nil || counted != (CycleCost{}) {
 		t.Errorf("ledger %+v counted %+v on a PR with no loop", st.Ledger, counted)
 	}
