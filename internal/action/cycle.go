@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/engines"
@@ -262,10 +261,8 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 // effects the cycle will carry out, one per line with its rule.
 func (c *prCycle) logPlan(effects []loop.Effect) {
 	c.Log.Info("decided", "pr", c.number, "action", c.plan.Action, "why", c.plan.Why, "reason", c.plan.EndReason)
-	for _, e := range c.plan.Engines {
-		// S4: two lines per engine, never collapsed.
-		fmt.Fprintf(c.Out, "%s: review %s%s\n", e.Engine, e.State, markSuffix(e))
-		fmt.Fprintf(c.Out, "%s: %d active finding(s)%s\n", e.Engine, len(e.Active), idList(e.Active))
+	for _, l := range report.EngineLines(c.plan) {
+		fmt.Fprintln(c.Out, l)
 	}
 	c.logEffects(effects)
 }
@@ -275,26 +272,4 @@ func (c *prCycle) logEffects(effects []loop.Effect) {
 	for i, e := range effects {
 		c.Log.Info("plan", "pr", c.number, "step", i+1, "effect", e.String())
 	}
-}
-
-func markSuffix(e loop.EngineReport) string {
-	s := ""
-	if e.Verdict != "" {
-		s += " · verdict " + string(e.Verdict)
-	}
-	if e.Note != "" {
-		s += " · " + e.Note
-	}
-	return s
-}
-
-func idList(ids []int64) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprint(id)
-	}
-	return ": " + strings.Join(parts, ", ")
 }

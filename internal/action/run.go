@@ -287,7 +287,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		// The scheduled sweep fans out: one run per live loop.
 		prs, res.PRs, err = r.sweep(ctx, wake)
 	} else {
-		prs, err = r.prsOf(ctx, wake)
+		prs, err = observe.PRsOf(ctx, r.gh, wake, cfg.PR)
 	}
 	if err != nil {
 		return res, err
@@ -298,9 +298,11 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 		// live loops as the sweep does; each claims the run only if it
 		// matches its own trigger (readWorkflowRuns).
 		wake.Kind = event.KindSweep
-		if prs, err = r.prsOf(ctx, wake); err != nil {
+		live, _, err := observe.LivePRs(ctx, r.gh, wake.Owner, wake.Repo)
+		if err != nil {
 			return res, err
 		}
+		prs = r.inlineCap(live)
 	}
 	var errs []error
 	for _, n := range prs {
@@ -345,29 +347,3 @@ func (r *runner) client(token string) (*github.Client, error) {
 
 // sweepBudget bounds how many PRs a scheduled sweep visits in one run.
 const sweepBudget = 10
-
-// prsOf returns the PRs a wake concerns, looking them up when the payload
-// did not list them.
-func (r *runner) prsOf(ctx context.Context, w event.Wake) ([]int, error) {
-	switch {
-	case w.Kind == event.KindSweep:
-		// Only the live loops, found by their label: the sweep's cost is
-		// flat in the number of open PRs.
-		prs, _, err := observe.LivePRs(ctx, r.gh, w.Owner, w.Repo)
-		if err != nil {
-			return nil, err
-		}
-		return r.inlineCap(prs), nil
-	case len(w.PRs) > 0:
-		return w.PRs, nil
-	case w.NeedsLookup():
-		prs, err := r.gh.PullRequestsForCommit(ctx, w.Owner, w.Repo, w.HeadSHA)
-		if err != nil {
-			return nil, fmt.Errorf("finding the pull requests of %s: %w", w.HeadSHA, err)
-		}
-		return prs, nil
-	case r.cfg.PR > 0:
-		return []int{r.cfg.PR}, nil
-	}
-	return nil, errors.New("no pull request: this event names none; set the `pr` input (IN1)")
-}

@@ -2,15 +2,18 @@ package observe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
-// This file reads the API budgets the loop decides on (B7) and the live
-// loops the scheduled sweep visits (SW1).
+// This file reads the API budgets the loop decides on (B7), the live
+// loops the scheduled sweep visits (SW1) and the pull requests any other
+// wake concerns (IN1).
 
 // Budgets are the API budgets GitHub last reported to gh, for the loop's
 // observation (B7); unknown budgets stay nil and never defer a cycle.
@@ -53,4 +56,23 @@ func LivePRs(ctx context.Context, gh *github.Client, owner, repo string) ([]int,
 	}
 	slices.Sort(out)
 	return out, def, nil
+}
+
+// PRsOf are the pull requests a wake that is no sweep concerns: those its
+// payload lists, else those whose head is the wake's commit (one read),
+// else the `pr` input.
+func PRsOf(ctx context.Context, gh *github.Client, w event.Wake, inputPR int) ([]int, error) {
+	switch {
+	case len(w.PRs) > 0:
+		return w.PRs, nil
+	case w.NeedsLookup():
+		prs, err := gh.PullRequestsForCommit(ctx, w.Owner, w.Repo, w.HeadSHA)
+		if err != nil {
+			return nil, fmt.Errorf("finding the pull requests of %s: %w", w.HeadSHA, err)
+		}
+		return prs, nil
+	case inputPR > 0:
+		return []int{inputPR}, nil
+	}
+	return nil, errors.New("no pull request: this event names none; set the `pr` input (IN1)")
 }

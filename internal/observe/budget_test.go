@@ -3,8 +3,10 @@ package observe
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/loop"
 )
@@ -64,5 +66,39 @@ func TestRule_SW1_TheLiveLoopsAreTheLabelledPRsOldestFirst(t *testing.T) {
 	}
 	if !slices.Equal(got, prs) || def != "main" {
 		t.Errorf("live PRs %v on %q, want %v on main", got, def, prs)
+	}
+}
+
+// IN1: a wake that is no sweep concerns the PRs its payload lists, else
+// those whose head is its commit (one read), else the `pr` input; with
+// none of them the run names the way out.
+func TestRule_IN1_TheWakesPullRequestsAreListedLookedUpOrTheInput(t *testing.T) {
+	t.Parallel()
+	r := newReads(t)
+	ctx := context.Background()
+	head := r.fake.HeadSHA("octo", "app", 1)
+	cases := []struct {
+		name  string
+		wake  event.Wake
+		input int
+		want  []int
+		reads int
+	}{
+		{"listed", event.Wake{Owner: "octo", Repo: "app", PRs: []int{7}, HeadSHA: head}, 3, []int{7}, 0},
+		{"looked up", event.Wake{Owner: "octo", Repo: "app", HeadSHA: head}, 3, []int{1}, 1},
+		{"the input", event.Wake{Owner: "octo", Repo: "app"}, 3, []int{3}, 0},
+	}
+	for _, c := range cases {
+		r.fake.ResetRequests()
+		got, err := PRsOf(ctx, r.gh, c.wake, c.input)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.name, got, err, c.want)
+		}
+		if n := len(r.fake.Requests()); n != c.reads {
+			t.Errorf("%s: %d requests, want %d", c.name, n, c.reads)
+		}
+	}
+	if _, err := PRsOf(ctx, r.gh, event.Wake{Owner: "octo", Repo: "app"}, 0); err == nil || !strings.Contains(err.Error(), "set the `pr` input (IN1)") {
+		t.Errorf("no PR anywhere: %v, want the IN1 way out", err)
 	}
 }
