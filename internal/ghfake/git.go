@@ -8,10 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -96,10 +96,14 @@ func commitFiles(ctx context.Context, bare, branch, from string, files map[strin
 }
 
 // commitFilesAs is commitFiles with the commit's author ("Name <email>"),
-// or ghfake's when empty. One git fast-import writes the commit (on a
-// scratch ref) and one push from the repository to itself moves the
-// branch through the pre-receive hook, as any push would, and drops the
-// scratch ref: two git processes where a scratch clone took seven.
+// or ghfake's when empty. One git fast-import writes the commit and moves
+// the branch: one process where a push through the pre-receive hook took
+// six (push, shell, receive-pack, hook, grep). The push's refusals hold
+// all the same: refusePushLocked applies the hook's protected-refs and
+// reject-pushes first, and fast-import, like a push without force,
+// refuses to move a branch to a commit that does not contain its tip.
+// Rulesets are not checked: they apply to pushes over the HTTP git
+// server (see AddRuleset), which still go through the hook.
 func commitFilesAs(ctx context.Context, bare, branch, from string, files map[string]string, msg, author string) (string, error) {
 	tmp, err := os.MkdirTemp("", "ghfake-work-")
 	if err != nil {
@@ -112,10 +116,12 @@ func commitFilesAs(ctx context.Context, bare, branch, from string, files map[str
 	if strings.ContainsAny(author, "\n\x00") || !strings.HasSuffix(author, ">") || !strings.Contains(author, " <") {
 		return "", fmt.Errorf("commit author %q is not \"Name <email>\"", author)
 	}
-	scratch := fmt.Sprintf("refs/ghfake-scratch/%d", scratchRefs.Add(1))
+	if err := refusePush(bare, "refs/heads/"+branch); err != nil {
+		return "", err
+	}
 	now := time.Now().Unix()
 	var in bytes.Buffer
-	fmt.Fprintf(&in, "commit %s\nmark :1\nauthor %s %d +0000\ncommitter ghfake <ghfake@example.invalid> %d +0000\ndata %d\n%s\n", scratch, author, now, now, len(msg), msg)
+	fmt.Fprintf(&in, "commit refs/heads/%s\nmark :1\nauthor %s %d +0000\ncommitter ghfake <ghfake@example.invalid> %d +0000\ndata %d\n%s\n", branch, author, now, now, len(msg), msg)
 	if from != "" {
 		fmt.Fprintf(&in, "from refs/heads/%s^0\n", from)
 	}
@@ -145,15 +151,25 @@ func commitFilesAs(ctx context.Context, bare, branch, from string, files map[str
 	if !ok || len(sha) != 40 {
 		return "", fmt.Errorf("git fast-import: no commit in its marks %q", b)
 	}
-	if _, err := git(ctx, bare, "push", "-q", ".", scratch+":refs/heads/"+branch, ":"+scratch); err != nil {
-		_, _ = git(ctx, bare, "update-ref", "-d", scratch)
-		return "", err
-	}
 	return sha, nil
 }
 
-// scratchRefs numbers the scratch refs commitFilesAs writes commits on.
-var scratchRefs atomic.Uint64
+// refusePush is the pre-receive hook's first two checks for a push of
+// ref, in its words: every push while reject-pushes exists, and a push to
+// a ref listed in protected-refs.
+func refusePush(bare, ref string) error {
+	if _, err := os.Stat(filepath.Join(bare, "reject-pushes")); err == nil {
+		return errors.New("push refused: ghfake: push rejected (injected fault)")
+	}
+	b, err := os.ReadFile(filepath.Join(bare, "protected-refs"))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if slices.Contains(strings.Split(string(b), "\n"), ref) {
+		return fmt.Errorf("push refused: error: GH006: Protected branch update failed for %s.", ref)
+	}
+	return nil
+}
 
 // readRef reads a branch tip straight from the bare repository's files,
 // so pushes made by anyone are seen on the next request.

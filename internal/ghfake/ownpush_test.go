@@ -1,0 +1,63 @@
+package ghfake_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
+)
+
+// TestPushCommit_RefusedAsAPushWouldBe: the fake's own commits (PushCommit,
+// CreatePR) are refused where a push would be: on a protected branch
+// (GitHub's GH006 words), while pushes are rejected, and when they would
+// move a branch to a commit that does not contain its tip. A refused
+// commit leaves the branch where it was.
+func TestPushCommit_RefusedAsAPushWouldBe(t *testing.T) {
+	t.Parallel()
+	f := contentsFixture(t)
+	if err := f.SetProtected("octo", "demo", "main", true); err != nil {
+		t.Fatal(err)
+	}
+	mainTip := f.BranchSHA("octo", "demo", "main")
+	_, err := f.PushCommit("octo", "demo", "main", map[string]string{"x": "y"}, "to main")
+	if err == nil || !strings.Contains(err.Error(), "GH006: Protected branch update failed for refs/heads/main.") {
+		t.Errorf("commit on protected main: err %v, want GH006", err)
+	}
+	if got := f.BranchSHA("octo", "demo", "main"); got != mainTip {
+		t.Errorf("protected main moved from %s to %s", mainTip, got)
+	}
+
+	head := f.HeadSHA("octo", "demo", 1)
+	if err := f.RejectPushes("octo", "demo", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.PushCommit("octo", "demo", "feature", map[string]string{"x": "y"}, "rejected"); err == nil || !strings.Contains(err.Error(), "injected fault") {
+		t.Errorf("commit while pushes are rejected: err %v", err)
+	}
+	if _, err := f.CreatePR("octo", "demo", ghfake.PROptions{Head: "other"}); err == nil {
+		t.Error("a PR's branch was created while pushes are rejected")
+	}
+	if err := f.RejectPushes("octo", "demo", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.HeadSHA("octo", "demo", 1); got != head {
+		t.Errorf("feature moved from %s to %s while pushes were rejected", head, got)
+	}
+
+	// feature exists and is ahead of main: a new PR from it, made on main,
+	// would drop its commits (a push without force is refused).
+	if _, err := f.CreatePR("octo", "demo", ghfake.PROptions{Head: "feature", Files: map[string]string{"y": "z"}}); err == nil {
+		t.Error("a commit on main replaced feature's commits")
+	}
+	if got := f.HeadSHA("octo", "demo", 1); got != head {
+		t.Errorf("feature moved from %s to %s by a non-fast-forward commit", head, got)
+	}
+
+	sha, err := f.PushCommit("octo", "demo", "feature", map[string]string{"x": "y"}, "accepted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.HeadSHA("octo", "demo", 1); got != sha {
+		t.Errorf("feature is at %s after a commit %s", got, sha)
+	}
+}
