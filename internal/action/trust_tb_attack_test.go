@@ -221,7 +221,7 @@ func TestRule_TB8_ADetachedPollerIsDeadBeforeThePush(t *testing.T) {
 				t.Fatal(err)
 			}
 			// POSIX sh only: read(1) is a builtin, so the poller forks only
-			// for processes named git*.
+			// for processes named git* or sh, two greps each.
 			cmd := script(t, fmt.Sprintf(`setsid sh -c '
 echo $$ > %[1]s
 while :; do
@@ -229,11 +229,11 @@ while :; do
     c=""; read -r c < "$p/comm" 2>/dev/null
     case "$c" in git*|sh)
       # The CGI processes of the fake GitHub (of any test) are the server
-      # side of the wire: they receive the header by design.
-      tr "\0" "\n" < "$p/environ" 2>/dev/null | grep -q "^GATEWAY_INTERFACE=" && continue
-      for f in "$p/environ" "$p/cmdline"; do
-        tr "\0" "\n" < "$f" 2>/dev/null | grep -F -f %[2]s >/dev/null 2>&1 && echo "$f $c" >> %[3]s
-      done;;
+      # side of the wire: they receive the header by design. grep -z reads
+      # the environment a variable a line; -a reads NUL-separated text.
+      grep -a -z -q "^GATEWAY_INTERFACE=" "$p/environ" 2>/dev/null && continue
+      hits="$(grep -a -l -s -F -f %[2]s "$p/environ" "$p/cmdline" 2>/dev/null)"
+      [ -n "$hits" ] && echo "$hits $c" >> %[3]s;;
     esac
   done
   sleep 0.01
