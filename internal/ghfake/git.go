@@ -166,6 +166,7 @@ func refusePush(bare, ref string) error {
 		return err
 	}
 	if slices.Contains(strings.Split(string(b), "\n"), ref) {
+		//lint:ignore ST1005 GitHub's words, as the hook prints them, end with a period.
 		return fmt.Errorf("push refused: error: GH006: Protected branch update failed for %s.", ref)
 	}
 	return nil
