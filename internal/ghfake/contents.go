@@ -31,6 +31,7 @@ func contentsNotFound(w http.ResponseWriter) {
 // gitBytes runs git in the bare repository and returns its untrimmed
 // output (a blob's bytes as they are).
 func gitBytes(ctx context.Context, bare string, args ...string) ([]byte, error) {
+	countGit(bare)
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir", bare, "--literal-pathspecs"}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
 	var out, errb bytes.Buffer

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -62,7 +63,17 @@ done
 exit 0
 `
 
+// gitRuns counts the git processes the fake starts, by the repository
+// (or working directory) they run in: its cost tests count them.
+var gitRuns sync.Map // dir → *atomic.Int64
+
+func countGit(dir string) {
+	n, _ := gitRuns.LoadOrStore(dir, new(atomic.Int64))
+	n.(*atomic.Int64).Add(1)
+}
+
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	countGit(dir)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -137,6 +148,7 @@ func commitFilesAs(ctx context.Context, bare, branch, from string, files map[str
 		fmt.Fprintf(&in, "M 100644 inline %s\ndata %d\n%s\n", n, len(files[n]), files[n])
 	}
 	marks := filepath.Join(tmp, "marks")
+	countGit(bare)
 	cmd := exec.CommandContext(ctx, "git", "--git-dir="+bare, "fast-import", "--quiet", "--export-marks="+marks)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
 	cmd.Stdin = &in

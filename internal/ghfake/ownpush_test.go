@@ -1,6 +1,7 @@
 package ghfake_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -59,5 +60,42 @@ func TestPushCommit_RefusedAsAPushWouldBe(t *testing.T) {
 	}
 	if got := f.HeadSHA("octo", "demo", 1); got != sha {
 		t.Errorf("feature is at %s after a commit %s", got, sha)
+	}
+}
+
+// The fake's own commit on a PR's head is three git processes (fast-import,
+// then the PR's files that changed and its commit count), and reading a
+// PR again at the same head and base starts none: merge base and changed
+// files depend on commit SHAs only. Counted, so a push through the hook
+// or a per-read merge-base shows as a changed count.
+func TestGitCost_aCommitIsOneProcessAndARereadIsNone(t *testing.T) {
+	t.Parallel()
+	f := contentsFixture(t)
+	before := ghfake.GitRuns(f, "octo", "demo")
+	if _, err := f.PushCommit("octo", "demo", "feature", map[string]string{"x": "y"}, "one"); err != nil {
+		t.Fatal(err)
+	}
+	if got := ghfake.GitRuns(f, "octo", "demo") - before; got != 3 {
+		t.Errorf("a commit on the PR's head started %d git processes, want 3 (fast-import, diff, rev-list)", got)
+	}
+	read := func() {
+		req, _ := http.NewRequest(http.MethodGet, f.URL()+"/repos/octo/demo/pulls/1", nil)
+		req.Header.Set("Authorization", "Bearer ghs_read")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET pulls/1: %d", resp.StatusCode)
+		}
+	}
+	read()
+	first := ghfake.GitRuns(f, "octo", "demo")
+	for range 10 {
+		read()
+	}
+	if got := ghfake.GitRuns(f, "octo", "demo") - first; got != 0 {
+		t.Errorf("10 more reads of the PR at the same head started %d git processes, want 0", got)
 	}
 }

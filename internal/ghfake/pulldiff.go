@@ -50,7 +50,7 @@ func getPull(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	base := readRef(rp.bare, p.BaseRef)
-	mb, err := git(ctx, rp.bare, "merge-base", base, p.headSHA)
+	mb, err := gitObjectCached(ctx, rp.bare, "merge-base", base, p.headSHA)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 		return
@@ -84,6 +84,7 @@ func tooLarge(w http.ResponseWriter, msg string) {
 
 // rawDiff is `git diff from to` byte for byte (git() trims its output).
 func rawDiff(ctx context.Context, bare, from, to string) ([]byte, error) {
+	countGit(bare)
 	cmd := exec.CommandContext(ctx, "git", "diff", "--no-color", "--no-ext-diff", from, to)
 	cmd.Dir = bare
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
@@ -149,14 +150,15 @@ func getCommit(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 }
 
 // changedFiles is how many files the PR changes: from the merge base of
-// its base branch and head to the head.
+// its base branch and head to the head. Both answers depend on commit
+// SHAs only, so they are asked once per pair (every read of the PR asks).
 func (p *pr) changedFiles() int {
 	ctx := context.Background()
-	mb, err := git(ctx, p.repo.bare, "merge-base", readRef(p.repo.bare, p.BaseRef), p.headSHA)
+	mb, err := gitObjectCached(ctx, p.repo.bare, "merge-base", readRef(p.repo.bare, p.BaseRef), p.headSHA)
 	if err != nil {
 		return 0
 	}
-	names, _ := git(ctx, p.repo.bare, "diff", "--name-only", mb, p.headSHA)
+	names, _ := gitObjectCached(ctx, p.repo.bare, "diff", "--name-only", mb, p.headSHA)
 	if names == "" {
 		return 0
 	}
