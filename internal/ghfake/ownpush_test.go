@@ -1,6 +1,7 @@
 package ghfake_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -97,5 +98,50 @@ func TestGitCost_aCommitIsOneProcessAndARereadIsNone(t *testing.T) {
 	}
 	if got := ghfake.GitRuns(f, "octo", "demo") - first; got != 0 {
 		t.Errorf("10 more reads of the PR at the same head started %d git processes, want 0", got)
+	}
+}
+
+// The repository's configuration files are five object(expression:)
+// lookups on the default branch in every observe query: on a commit not
+// read before they cost one git process (the commit's tree, listed
+// once) and the text of the blob asked for, and they answer as git does
+// (a tree's entries, a blob's text, null for a path that is not there).
+func TestGitCost_configLookupsAtACommitAreOneTreeListing(t *testing.T) {
+	t.Parallel()
+	f := contentsFixture(t)
+	const q = `{"query":"{ repository(owner: \"octo\", name: \"demo\") { ` +
+		`w: object(expression: \"main:.github/workflows\") { ... on Tree { entries { name } } } ` +
+		`c: object(expression: \"main:.github/review-loop.yml\") { ... on Blob { text } } ` +
+		`g: object(expression: \"main:.gemini\") { oid } ` +
+		`y: object(expression: \"main:.coderabbit.yml\") { oid } ` +
+		`d: object(expression: \"main:.github/workflows/ci.yml/x\") { oid } ` +
+		`} }"}`
+	before := ghfake.GitRuns(f, "octo", "demo")
+	req, _ := http.NewRequest(http.MethodPost, f.GraphQLURL(), strings.NewReader(q))
+	req.Header.Set("Authorization", "Bearer ghs_read")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		Data struct {
+			Repository struct {
+				W       struct{ Entries []struct{ Name string } }
+				C       struct{ Text string }
+				G, Y, D *struct{ OID string }
+			}
+		}
+		Errors []any
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	r := got.Data.Repository
+	if len(got.Errors) != 0 || len(r.W.Entries) != 1 || r.W.Entries[0].Name != "ci.yml" || strings.TrimSpace(r.C.Text) != strings.TrimSpace(reviewLoopYML) || r.G != nil || r.Y != nil || r.D != nil {
+		t.Errorf("answer %+v", got)
+	}
+	if n := ghfake.GitRuns(f, "octo", "demo") - before; n != 3 {
+		t.Errorf("five lookups at a commit started %d git processes, want 3 (the tree, the workflows tree's entries, the config's text)", n)
 	}
 }

@@ -143,13 +143,20 @@ func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
 	if pinned, ok := pinHead(r.bare, rev); ok {
 		rev, run = pinned, gitObjectCached
 	}
-	sha, err := run(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
-	if err != nil || sha == "" {
+	sha, typ, ok := treeLookup(ctx, r.bare, rev)
+	if ok && sha == "" {
 		return nil, nil
 	}
-	typ, err := gitObjectCached(ctx, r.bare, "cat-file", "-t", sha)
-	if err != nil {
-		return nil, nil
+	if !ok {
+		var err error
+		sha, err = run(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
+		if err != nil || sha == "" {
+			return nil, nil
+		}
+		typ, err = gitObjectCached(ctx, r.bare, "cat-file", "-t", sha)
+		if err != nil {
+			return nil, nil
+		}
 	}
 	switch typ {
 	case "tree":
@@ -160,6 +167,41 @@ func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
 		return e.commitObj(r, sha), nil
 	}
 	return nil, nil
+}
+
+// treeLookup answers "<commit SHA>:<path>" for a plain path (segments
+// joined by "/", none empty, "." or "..") from the commit's whole tree,
+// listed by one cached git ls-tree: a repository's configuration is
+// looked up as five such expressions per commit, each a rev-parse and a
+// cat-file before. A path not in the tree is found with an empty sha;
+// ok is false when the expression is not of that form or the listing
+// cannot answer it (a submodule's commit), for rev-parse to answer.
+func treeLookup(ctx context.Context, bare, expr string) (sha, typ string, ok bool) {
+	commit, path, found := strings.Cut(expr, ":")
+	if !found || len(commit) != 40 || strings.Trim(commit, "0123456789abcdef") != "" || path == "" {
+		return "", "", false
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", "", false
+		}
+	}
+	list, err := gitObjectCached(ctx, bare, "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+	if err != nil {
+		return "", "", false
+	}
+	for _, entry := range strings.Split(list, "\x00") {
+		meta, name, ok := strings.Cut(entry, "\t")
+		if !ok || name != path {
+			continue
+		}
+		parts := strings.Fields(meta)
+		if len(parts) != 3 || (parts[1] != "blob" && parts[1] != "tree") {
+			return "", "", false
+		}
+		return parts[2], parts[1], true
+	}
+	return "", "", true
 }
 
 func afterColon(s string) string {
