@@ -3,13 +3,13 @@ package action
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/report"
 )
 
 // This file carries out a maintainer's command: it reads what the core
@@ -29,7 +29,8 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	req := loop.CommandRequest{Word: string(cmd.Kind), Denied: c.refuseWithoutWrite(ctx, string(cmd.Kind)), Unknown: cmd.Message,
 		Command: loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}}
 	if req.Denied == "" && cmd.Kind == event.CommandApprove {
-		req.Command.Known = c.knownFindings()
+		c.observeQuiet()
+		req.Command.Known = loop.KnownFindings(c.views, c.obs.HeadSHA)
 	}
 	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		req.Engines, req.EnginesErr = c.registry.ParseNames(strings.Join(cmd.Engines, ","))
@@ -69,23 +70,12 @@ func (c *prCycle) reportOnly(ctx context.Context) error {
 }
 
 // resolveStale resolves, in one request, the open threads of engine
-// findings that no longer appear (E9); Tier 3 findings still active stay
-// open since they are not stale.
+// findings that no longer appear (E9, loop.StaleThreads).
 func (c *prCycle) resolveStale(ctx context.Context) {
-	c.selectEnginesQuiet()
-	c.observeEngines()
-	var threads []string
-	for _, v := range c.views {
-		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
-			threads = append(threads, f.ThreadID)
-		}
-	}
-	if len(threads) == 0 {
-		c.notices = append(c.notices, "resolve-stale: no stale review thread is open")
-		return
-	}
+	c.observeQuiet()
+	threads := loop.StaleThreads(c.views, c.obs.HeadSHA)
 	c.resolveThreads(ctx, threads)
-	c.notices = append(c.notices, fmt.Sprintf("resolve-stale: resolved %d stale review thread(s)", len(threads)))
+	c.notices = append(c.notices, report.StaleResolved(len(threads)))
 }
 
 // react acknowledges a command with a reaction; failure only logs.
@@ -142,40 +132,25 @@ func (c *prCycle) refuse(ctx context.Context, line string) {
 // a cycle that changed nothing (a refused command), for its outputs and
 // job summary (H9).
 func (c *prCycle) statusOnly() {
-	c.selectEnginesQuiet()
-	c.observeEngines()
+	c.observeQuiet()
 	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
 }
 
-// knownFindings are the active findings the selected engines show on the
-// head: what an approval may name besides the triage table (TR2).
-func (c *prCycle) knownFindings() []loop.Finding {
+
+// observeQuiet has the loop's engines read the observation for a
+// command, failing nothing.
+func (c *prCycle) observeQuiet() {
 	c.selectEnginesQuiet()
 	c.observeEngines()
-	var out []loop.Finding
-	for _, v := range c.views {
-		out = append(out, loop.ActiveFindings(v, c.obs.HeadSHA)...)
-	}
-	return out
 }
 
-// askedToStart reports whether this wake asks for a loop (start-on:
-// command): a workflow_dispatch, the review-loop label, or a command that
-// starts one (start, reset).
+// askedToStart reports whether this wake asks for a loop
+// (loop.AskedToStart).
 func (c *prCycle) askedToStart() bool {
-	switch c.wake.Kind {
-	case event.KindDispatch:
-		// A dispatch sent by review-loop's own identity is a re-entry (W5,
-		// or the sweep's fan-out, SW2) and never starts a loop: the sweep
-		// dispatches every PR labelled live, and anyone with triage
-		// permission can add that label (TB3 asks for write).
-		return !observe.SameLogin(c.wake.Actor, c.obs.ViewerLogin)
-	case event.KindStartLabel:
-		return true
-	case event.KindCommand:
-		k := c.wake.Command
-		return k != nil && (k.Kind == event.CommandStart || k.Kind == event.CommandReset)
+	var cmd string
+	if c.wake.Command != nil {
+		cmd = string(c.wake.Command.Kind)
 	}
-	return false
+	return loop.AskedToStart(string(c.wake.Kind), cmd, observe.SameLogin(c.wake.Actor, c.obs.ViewerLogin))
 }

@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/github"
@@ -72,9 +71,7 @@ func (c *prCycle) supersedeGate(ctx context.Context, head string) {
 		return
 	}
 	w := github.CheckRunWrite{Name: loop.GateName, HeadSHA: old.SHA, Status: v.Status, Conclusion: v.Conclusion,
-		Title:      loop.SupersededTitle(head),
-		Summary:    fmt.Sprintf("The pull request's head moved to %s; review-loop's gate is on that commit now (MG2).", head),
-		DetailsURL: c.runURL(), At: c.Now()}
+		Title: loop.SupersededTitle(head), Summary: report.SupersededSummary(head), DetailsURL: c.runURL(), At: c.Now()}
 	if err := c.gh.UpdateCheckRun(ctx, c.owner, c.repo, old.ID, w); err != nil {
 		c.Log.Warn("concluding the merge gate of the old head", "pr", c.number, "sha", old.SHA, "err", err)
 	}
@@ -86,12 +83,7 @@ func (c *prCycle) gateFailed(head string, err error) {
 		return
 	}
 	st, isNew := loop.RecordGateUnavailable(c.st, head)
-	c.st = st
-	if isNew {
-		msg := fmt.Sprintf("could not publish the `%s` check run (%v): give the workflow `checks: write` so branch protection can require it (MG1)", loop.GateName, err)
-		c.gha.Warningf("review-loop: %s", msg)
-		c.notices = append(c.notices, msg)
-	}
+	c.warnOnce(st, isNew, report.GateUnavailable(err), true)
 }
 
 // dropOwnCheckRuns removes review-loop's own check run (the merge gate)
