@@ -137,7 +137,6 @@ func (c *prCycle) statusOnly() {
 	c.res.Plan = c.plan
 }
 
-
 // observeQuiet has the loop's engines read the observation for a
 // command, failing nothing.
 func (c *prCycle) observeQuiet() {
