@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 // This file writes the status comment report.StatusBody encodes: a
@@ -32,9 +32,7 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
 	c.beforeWrite(ctx)
-	if c.comment == nil && c.cfg.RunID != 0 && c.ourWorkflow() != "" {
-		c.st.Owner = &state.Owner{RunID: c.cfg.RunID, Workflow: c.ourWorkflow()}
-	}
+	c.st = loop.StampOwner(c.st, c.comment != nil, c.cfg.RunID, c.ourWorkflow())
 	body, err := c.encode()
 	if err != nil {
 		return err
