@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -84,22 +83,4 @@ func (c *prCycle) gateFailed(head string, err error) {
 	}
 	st, isNew := loop.RecordGateUnavailable(c.st, head)
 	c.warnOnce(st, isNew, report.GateUnavailable(err), true)
-}
-
-// dropOwnCheckRuns removes review-loop's own check run (the merge gate)
-// from the observation before the engines read it: it is a check run of
-// app github-actions like an engine's workflow job, and must never be read
-// as an engine's signal (MG1).
-func (c *prCycle) dropOwnCheckRuns() {
-	if c.obs == nil {
-		return
-	}
-	kept := make([]github.CheckRun, 0, len(c.obs.CheckRuns))
-	for _, cr := range c.obs.CheckRuns {
-		if strings.EqualFold(cr.Name, loop.GateName) {
-			continue
-		}
-		kept = append(kept, cr)
-	}
-	c.obs.CheckRuns = kept
 }

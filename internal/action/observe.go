@@ -82,7 +82,7 @@ func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 // observeEngines has each selected engine read the observation, less
 // review-loop's own check run (MG1).
 func (c *prCycle) observeEngines() {
-	c.dropOwnCheckRuns()
+	observe.DropGate(c.obs)
 	c.views = observe.Views(c.views[:0], c.selected, c.obs, c.env)
 	c.st = loop.LedgerAutomatic(c.st, c.views, c.obs.HeadSHA)
 }

@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/engines"
@@ -44,4 +46,15 @@ func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observa
 		dst = append(dst, e.Observe(obs, env))
 	}
 	return dst
+}
+
+// DropGate removes review-loop's own check run (the merge gate) from obs
+// before the engines read it: it is a check run of app github-actions like
+// an engine's workflow job, and must never be read as an engine's signal
+// (MG1).
+func DropGate(obs *github.Observation) {
+	if obs == nil {
+		return
+	}
+	obs.CheckRuns = slices.DeleteFunc(obs.CheckRuns, func(cr github.CheckRun) bool { return strings.EqualFold(cr.Name, loop.GateName) })
 }
