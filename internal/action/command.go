@@ -83,9 +83,7 @@ func (c *prCycle) react(ctx context.Context, content string) {
 	if c.cfg.DryRun || c.wake.CommentID == 0 {
 		return
 	}
-	if err := c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content); err != nil {
-		c.Log.Warn("adding a reaction", "comment", c.wake.CommentID, "err", err)
-	}
+	c.logIf(c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content), "adding a reaction", "comment", c.wake.CommentID)
 }
 
 // permissionOf returns a user's permission on the repository, asked once
@@ -123,9 +121,8 @@ func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
 // reply on the PR saying why, so the maintainer does not have to read the
 // job log. Failures only log.
 func (c *prCycle) refuse(ctx context.Context, line string) {
-	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line); err != nil {
-		c.Log.Warn("replying to a refused command", "comment", c.wake.CommentID, "err", err)
-	}
+	_, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line)
+	c.logIf(err, "replying to a refused command", "comment", c.wake.CommentID)
 }
 
 // statusOnly reports the loop as it stands, deciding nothing: the plan of

@@ -45,6 +45,13 @@ func (c *prCycle) warnOnce(st state.State, isNew bool, msg string, report bool) 
 	return isNew
 }
 
+// logIf logs a write that failed and does not fail the cycle.
+func (c *prCycle) logIf(err error, msg string, args ...any) {
+	if err != nil {
+		c.Log.Warn(msg, append(args, "err", err)...)
+	}
+}
+
 // resolveThreads resolves threads in one request (E6); a token that may
 // not resolve threads is reported once and the loop carries on.
 func (c *prCycle) resolveThreads(ctx context.Context, threads []string) {
@@ -160,9 +167,7 @@ func (c *prCycle) redispatch(ctx context.Context) {
 		return
 	}
 	if st, isNew := loop.RecordNotice(c.st, "dispatch-setup"); c.warnOnce(st, isNew, report.RedispatchRefused(file, err), false) {
-		if serr := c.save(ctx); serr != nil {
-			c.Log.Warn("saving the dispatch notice", "err", serr)
-		}
+		c.logIf(c.save(ctx), "saving the dispatch notice")
 	}
 }
 
@@ -177,7 +182,5 @@ func (c *prCycle) label(ctx context.Context, add bool) {
 	} else if err = c.gh.RemoveLabel(ctx, c.owner, c.repo, c.number, LiveLabel); err == nil {
 		c.obs.Labels = slices.DeleteFunc(c.obs.Labels, func(l string) bool { return l == LiveLabel })
 	}
-	if err != nil {
-		c.Log.Warn("updating the live-loop label", "pr", c.number, "err", err)
-	}
+	c.logIf(err, "updating the live-loop label", "pr", c.number)
 }
