@@ -86,24 +86,6 @@ func (c *prCycle) react(ctx context.Context, content string) {
 	c.logIf(c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content), "adding a reaction", "comment", c.wake.CommentID)
 }
 
-// permissionOf returns a user's permission on the repository, asked once
-// per run (TB3).
-func (r *runner) permissionOf(ctx context.Context, owner, repo, login string) (github.Permission, error) {
-	key := strings.ToLower(owner + "/" + repo + "@" + login)
-	if p, ok := r.permissions[key]; ok {
-		return p, nil
-	}
-	p, err := r.gh.CollaboratorPermission(ctx, owner, repo, login)
-	if err != nil {
-		return p, err
-	}
-	if r.permissions == nil {
-		r.permissions = map[string]github.Permission{}
-	}
-	r.permissions[key] = p
-	return p, nil
-}
-
 // refuseWithoutWrite reads the commenter's permission when the command
 // writes, and returns why the command may not run, or "" when it may
 // (loop.CommandRefusal, TB3).
@@ -112,7 +94,7 @@ func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
 	var p github.Permission
 	var err error
 	if loop.CommandWrites(kind) && login != "" {
-		p, err = c.permissionOf(ctx, c.owner, c.repo, login)
+		p, err = c.permissions.Of(ctx, c.gh, c.owner, c.repo, login)
 	}
 	return loop.CommandRefusal(kind, login, c.owner+"/"+c.repo, p.Permission, p.RoleName, err)
 }

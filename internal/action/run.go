@@ -142,7 +142,7 @@ type runner struct {
 	gh      *github.Client
 	trigger *github.Client // built with trigger-token, nil without one
 	// permissions caches each commenter's repository permission (TB3).
-	permissions map[string]github.Permission
+	permissions observe.Permissions
 	registry    *engines.Registry
 	repoCfg     config.Repo
 	loopCfg     loop.Config
