@@ -29,7 +29,7 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	req := loop.CommandRequest{Word: string(cmd.Kind), Denied: c.refuseWithoutWrite(ctx, string(cmd.Kind)), Unknown: cmd.Message,
 		Command: loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}}
 	if req.Denied == "" && cmd.Kind == event.CommandApprove {
-		c.observeQuiet()
+		c.observeQuiet(ctx, false)
 		req.Command.Known = loop.KnownFindings(c.views, c.obs.HeadSHA)
 	}
 	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
@@ -48,31 +48,21 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 		return p.End, err
 	}
 	switch p.End {
-	case loop.CommandReports:
-		return p.End, c.reportOnly(ctx)
+	case loop.CommandReports: // status, stop, decisions on a loop not running: a report, nothing decided or acted on
+		c.statusOnly(ctx, true)
+		effects := loop.ReportOnly(c.st, c.facts())
+		c.logEffects(effects)
+		return p.End, c.executeWrites(ctx, effects)
 	case loop.CommandRefused:
-		c.statusOnly()
+		c.statusOnly(ctx, false)
 	}
 	return p.End, nil
-}
-
-// reportOnly refreshes the status comment without deciding or acting
-// (status, stop, and decisions on a loop that is not running).
-func (c *prCycle) reportOnly(ctx context.Context) error {
-	c.selectEnginesQuiet()
-	c.readWorkflowRuns(ctx)
-	c.observeEngines()
-	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
-	c.res.Plan = c.plan
-	effects := loop.ReportOnly(c.st, c.facts())
-	c.logEffects(effects)
-	return c.executeWrites(ctx, effects)
 }
 
 // resolveStale resolves, in one request, the open threads of engine
 // findings that no longer appear (E9, loop.StaleThreads).
 func (c *prCycle) resolveStale(ctx context.Context) {
-	c.observeQuiet()
+	c.observeQuiet(ctx, false)
 	threads := loop.StaleThreads(c.views, c.obs.HeadSHA)
 	c.resolveThreads(ctx, threads)
 	c.notices = append(c.notices, report.StaleResolved(len(threads)))
@@ -108,18 +98,21 @@ func (c *prCycle) refuse(ctx context.Context, line string) {
 }
 
 // statusOnly reports the loop as it stands, deciding nothing: the plan of
-// a cycle that changed nothing (a refused command), for its outputs and
-// job summary (H9).
-func (c *prCycle) statusOnly() {
-	c.observeQuiet()
+// a cycle that changed nothing (a refused command, a report), for its
+// status comment, outputs and job summary (H9).
+func (c *prCycle) statusOnly(ctx context.Context, runs bool) {
+	c.observeQuiet(ctx, runs)
 	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
 }
 
 // observeQuiet has the loop's engines read the observation for a
-// command, failing nothing.
-func (c *prCycle) observeQuiet() {
+// command, failing nothing; runs first reads the workflow runs they watch.
+func (c *prCycle) observeQuiet(ctx context.Context, runs bool) {
 	c.selectEnginesQuiet()
+	if runs {
+		c.readWorkflowRuns(ctx)
+	}
 	c.observeEngines()
 }
 

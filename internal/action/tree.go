@@ -37,13 +37,14 @@ func (c *prCycle) needsTree() bool {
 }
 
 // ensureTree checks out the PR head branch (one commit) when the run
-// started with no checkout and none was made yet; why names what needs it.
+// started with no checkout and none was made yet; why names what needs it
+// ("" when nothing does).
 // The clone goes to a directory of its own under RUNNER_TEMP, never into
 // a workspace other steps may have written to, and becomes the cycle's
 // workspace. A fork's head is never checked out in a job that holds write
 // tokens: its base branch is, as actions/checkout does in the examples.
 func (c *prCycle) ensureTree(ctx context.Context, why string) error {
-	if !c.needsTree() {
+	if why == "" || !c.needsTree() {
 		return nil
 	}
 	branch, err := loop.CheckoutBranch(c.obs.IsFork, c.obs.HeadRef, c.obs.BaseRef)
@@ -72,10 +73,7 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 		return nil
 	}
 	_, judgeInTree := c.judge.(*judge.Command)
-	if why := loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil); why != "" {
-		return c.ensureTree(ctx, why)
-	}
-	return nil
+	return c.ensureTree(ctx, loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil))
 }
 
 // repoConfig reads the repository config file: from the checkout, or with
