@@ -36,13 +36,10 @@ func (c *prCycle) needsTree() bool {
 	return c.treeless && !observe.HasCheckout(c.cfg.Workspace)
 }
 
-// ensureTree checks out the PR head branch (one commit) when the run
-// started with no checkout and none was made yet; why names what needs it
-// ("" when nothing does).
-// The clone goes to a directory of its own under RUNNER_TEMP, never into
-// a workspace other steps may have written to, and becomes the cycle's
-// workspace. A fork's head is never checked out in a job that holds write
-// tokens: its base branch is, as actions/checkout does in the examples.
+// ensureTree checks out the PR (loop.CheckoutBranch, fixcycle.Clone) when
+// the run started with no checkout and none was made yet; why names what
+// needs it ("" when nothing does). The clone becomes the cycle's
+// workspace.
 func (c *prCycle) ensureTree(ctx context.Context, why string) error {
 	if why == "" || !c.needsTree() {
 		return nil
