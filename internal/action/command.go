@@ -3,13 +3,13 @@ package action
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/report"
 )
 
 // This file carries out a maintainer's command: it reads what the core
@@ -29,7 +29,8 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 	req := loop.CommandRequest{Word: string(cmd.Kind), Denied: c.refuseWithoutWrite(ctx, string(cmd.Kind)), Unknown: cmd.Message,
 		Command: loop.Command{Kind: loop.CommandKind(cmd.Kind), FindingID: cmd.FindingID, Direction: cmd.Direction, By: c.wake.Actor, At: c.Now()}}
 	if req.Denied == "" && cmd.Kind == event.CommandApprove {
-		req.Command.Known = c.knownFindings()
+		c.observeQuiet(ctx, false)
+		req.Command.Known = loop.KnownFindings(c.views, c.obs.HeadSHA)
 	}
 	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		req.Engines, req.EnginesErr = c.registry.ParseNames(strings.Join(cmd.Engines, ","))
@@ -47,45 +48,24 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 		return p.End, err
 	}
 	switch p.End {
-	case loop.CommandReports:
-		return p.End, c.reportOnly(ctx)
+	case loop.CommandReports: // status, stop, decisions on a loop not running: a report, nothing decided or acted on
+		c.statusOnly(ctx, true)
+		effects := loop.ReportOnly(c.st, c.facts())
+		c.logEffects(effects)
+		return p.End, c.executeWrites(ctx, effects)
 	case loop.CommandRefused:
-		c.statusOnly()
+		c.statusOnly(ctx, false)
 	}
 	return p.End, nil
 }
 
-// reportOnly refreshes the status comment without deciding or acting
-// (status, stop, and decisions on a loop that is not running).
-func (c *prCycle) reportOnly(ctx context.Context) error {
-	c.selectEnginesQuiet()
-	c.readWorkflowRuns(ctx)
-	c.observeEngines()
-	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
-	c.res.Plan = c.plan
-	effects := loop.ReportOnly(c.st, c.facts())
-	c.logEffects(effects)
-	return c.executeWrites(ctx, effects)
-}
-
 // resolveStale resolves, in one request, the open threads of engine
-// findings that no longer appear (E9); Tier 3 findings still active stay
-// open since they are not stale.
+// findings that no longer appear (E9, loop.StaleThreads).
 func (c *prCycle) resolveStale(ctx context.Context) {
-	c.selectEnginesQuiet()
-	c.observeEngines()
-	var threads []string
-	for _, v := range c.views {
-		for _, f := range loop.StaleFindings(v, c.obs.HeadSHA) {
-			threads = append(threads, f.ThreadID)
-		}
-	}
-	if len(threads) == 0 {
-		c.notices = append(c.notices, "resolve-stale: no stale review thread is open")
-		return
-	}
+	c.observeQuiet(ctx, false)
+	threads := loop.StaleThreads(c.views, c.obs.HeadSHA)
 	c.resolveThreads(ctx, threads)
-	c.notices = append(c.notices, fmt.Sprintf("resolve-stale: resolved %d stale review thread(s)", len(threads)))
+	c.notices = append(c.notices, report.StaleResolved(len(threads)))
 }
 
 // react acknowledges a command with a reaction; failure only logs.
@@ -93,27 +73,7 @@ func (c *prCycle) react(ctx context.Context, content string) {
 	if c.cfg.DryRun || c.wake.CommentID == 0 {
 		return
 	}
-	if err := c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content); err != nil {
-		c.Log.Warn("adding a reaction", "comment", c.wake.CommentID, "err", err)
-	}
-}
-
-// permissionOf returns a user's permission on the repository, asked once
-// per run (TB3).
-func (r *runner) permissionOf(ctx context.Context, owner, repo, login string) (github.Permission, error) {
-	key := strings.ToLower(owner + "/" + repo + "@" + login)
-	if p, ok := r.permissions[key]; ok {
-		return p, nil
-	}
-	p, err := r.gh.CollaboratorPermission(ctx, owner, repo, login)
-	if err != nil {
-		return p, err
-	}
-	if r.permissions == nil {
-		r.permissions = map[string]github.Permission{}
-	}
-	r.permissions[key] = p
-	return p, nil
+	c.logIf(c.gh.AddIssueCommentReaction(ctx, c.owner, c.repo, c.wake.CommentID, content), "adding a reaction", "comment", c.wake.CommentID)
 }
 
 // refuseWithoutWrite reads the commenter's permission when the command
@@ -124,7 +84,7 @@ func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
 	var p github.Permission
 	var err error
 	if loop.CommandWrites(kind) && login != "" {
-		p, err = c.permissionOf(ctx, c.owner, c.repo, login)
+		p, err = c.permissions.Of(ctx, c.gh, c.owner, c.repo, login)
 	}
 	return loop.CommandRefusal(kind, login, c.owner+"/"+c.repo, p.Permission, p.RoleName, err)
 }
@@ -133,49 +93,35 @@ func (c *prCycle) refuseWithoutWrite(ctx context.Context, kind string) string {
 // reply on the PR saying why, so the maintainer does not have to read the
 // job log. Failures only log.
 func (c *prCycle) refuse(ctx context.Context, line string) {
-	if _, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line); err != nil {
-		c.Log.Warn("replying to a refused command", "comment", c.wake.CommentID, "err", err)
-	}
+	_, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, line)
+	c.logIf(err, "replying to a refused command", "comment", c.wake.CommentID)
 }
 
 // statusOnly reports the loop as it stands, deciding nothing: the plan of
-// a cycle that changed nothing (a refused command), for its outputs and
-// job summary (H9).
-func (c *prCycle) statusOnly() {
-	c.selectEnginesQuiet()
-	c.observeEngines()
+// a cycle that changed nothing (a refused command, a report), for its
+// status comment, outputs and job summary (H9).
+func (c *prCycle) statusOnly(ctx context.Context, runs bool) {
+	c.observeQuiet(ctx, runs)
 	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
 	c.res.Plan = c.plan
 }
 
-// knownFindings are the active findings the selected engines show on the
-// head: what an approval may name besides the triage table (TR2).
-func (c *prCycle) knownFindings() []loop.Finding {
+// observeQuiet has the loop's engines read the observation for a
+// command, failing nothing; runs first reads the workflow runs they watch.
+func (c *prCycle) observeQuiet(ctx context.Context, runs bool) {
 	c.selectEnginesQuiet()
-	c.observeEngines()
-	var out []loop.Finding
-	for _, v := range c.views {
-		out = append(out, loop.ActiveFindings(v, c.obs.HeadSHA)...)
+	if runs {
+		c.readWorkflowRuns(ctx)
 	}
-	return out
+	c.observeEngines()
 }
 
-// askedToStart reports whether this wake asks for a loop (start-on:
-// command): a workflow_dispatch, the review-loop label, or a command that
-// starts one (start, reset).
+// askedToStart reports whether this wake asks for a loop
+// (loop.AskedToStart).
 func (c *prCycle) askedToStart() bool {
-	switch c.wake.Kind {
-	case event.KindDispatch:
-		// A dispatch sent by review-loop's own identity is a re-entry (W5,
-		// or the sweep's fan-out, SW2) and never starts a loop: the sweep
-		// dispatches every PR labelled live, and anyone with triage
-		// permission can add that label (TB3 asks for write).
-		return !observe.SameLogin(c.wake.Actor, c.obs.ViewerLogin)
-	case event.KindStartLabel:
-		return true
-	case event.KindCommand:
-		k := c.wake.Command
-		return k != nil && (k.Kind == event.CommandStart || k.Kind == event.CommandReset)
+	var cmd string
+	if c.wake.Command != nil {
+		cmd = string(c.wake.Command.Kind)
 	}
-	return false
+	return loop.AskedToStart(string(c.wake.Kind), cmd, observe.SameLogin(c.wake.Actor, c.obs.ViewerLogin))
 }

@@ -1,9 +1,8 @@
 package action
 
 import (
+	"cmp"
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -23,42 +22,43 @@ func (c *prCycle) beforeWrite(ctx context.Context) {
 	c.ledgerCycle()
 }
 
-// gateHead is the head the gate is for: the commit this cycle pushed, else
-// the observed head.
-func (c *prCycle) gateHead() string {
-	if c.res.Pushed != "" {
-		return c.res.Pushed
-	}
-	return c.obs.HeadSHA
-}
-
-// publishGate writes review-loop's own check run on the head (MG1): one
-// write at most, and only when what the gate shows changes. Failure to
-// write it never fails the cycle: a token without `checks: write` gets a
-// set-up notice once.
+// publishGate writes review-loop's own check run on the head (MG1): the
+// commit this cycle pushed, else the observed head; one write at most,
+// and only when what the gate shows changes. Failure to write it never
+// fails the cycle: a token without `checks: write` gets a set-up notice
+// once.
 func (c *prCycle) publishGate(ctx context.Context) {
-	head := c.gateHead()
+	head := cmp.Or(c.res.Pushed, c.obs.HeadSHA)
 	want := loop.GateFor(c.st, c.obs.IsFork)
 	title, summary := report.GateSummary(c.reportInput(), want)
 	digest := loop.GateDigest(summary)
-	w := github.CheckRunWrite{Name: loop.GateName, HeadSHA: head, Status: want.Status, Conclusion: want.Conclusion,
-		Title: title, Summary: summary, DetailsURL: c.runURL(), At: c.Now()}
+	w := c.gateWrite(head, want, title, summary)
+	var id int64
+	var err error
 	switch loop.PlanGate(c.st.Gate, head, want, digest) {
 	case loop.GateCreate:
 		c.supersedeGate(ctx, head)
-		id, err := c.gh.CreateCheckRun(ctx, c.owner, c.repo, w)
-		if err != nil {
-			c.gateFailed(head, err)
-			return
-		}
-		c.st = loop.RecordGate(c.st, head, id, want, digest)
+		id, err = c.gh.CreateCheckRun(ctx, c.owner, c.repo, w)
 	case loop.GateUpdate:
-		if err := c.gh.UpdateCheckRun(ctx, c.owner, c.repo, c.st.Gate.ID, w); err != nil {
-			c.gateFailed(head, err)
-			return
-		}
-		c.st = loop.RecordGate(c.st, head, c.st.Gate.ID, want, digest)
+		id, err = c.st.Gate.ID, c.gh.UpdateCheckRun(ctx, c.owner, c.repo, c.st.Gate.ID, w)
+	default:
+		return
 	}
+	switch {
+	case err == nil:
+		c.st = loop.RecordGate(c.st, head, id, want, digest)
+	case github.IsPermission(err):
+		st, isNew := loop.RecordGateUnavailable(c.st, head)
+		c.warnOnce(st, isNew, report.GateUnavailable(err), true)
+	default:
+		c.Log.Warn("writing the merge gate check run", "pr", c.number, "err", err)
+	}
+}
+
+// gateWrite is the merge gate's check run on sha, showing v.
+func (c *prCycle) gateWrite(sha string, v loop.GateView, title, summary string) github.CheckRunWrite {
+	return github.CheckRunWrite{Name: loop.GateName, HeadSHA: sha, Status: v.Status, Conclusion: v.Conclusion,
+		Title: title, Summary: summary, DetailsURL: c.runURL(), At: c.Now()}
 }
 
 // supersedeGate concludes the gate left in progress on an old head as
@@ -67,47 +67,8 @@ func (c *prCycle) publishGate(ctx context.Context) {
 // spin forever. A failure is logged; the new head's gate is written anyway.
 func (c *prCycle) supersedeGate(ctx context.Context, head string) {
 	old := c.st.Gate
-	v, ok := loop.SupersededGate(old, head)
-	if !ok {
-		return
+	if v, ok := loop.SupersededGate(old, head); ok {
+		w := c.gateWrite(old.SHA, v, loop.SupersededTitle(head), report.SupersededSummary(head))
+		c.logIf(c.gh.UpdateCheckRun(ctx, c.owner, c.repo, old.ID, w), "concluding the merge gate of the old head", "pr", c.number, "sha", old.SHA)
 	}
-	w := github.CheckRunWrite{Name: loop.GateName, HeadSHA: old.SHA, Status: v.Status, Conclusion: v.Conclusion,
-		Title:      loop.SupersededTitle(head),
-		Summary:    fmt.Sprintf("The pull request's head moved to %s; review-loop's gate is on that commit now (MG2).", head),
-		DetailsURL: c.runURL(), At: c.Now()}
-	if err := c.gh.UpdateCheckRun(ctx, c.owner, c.repo, old.ID, w); err != nil {
-		c.Log.Warn("concluding the merge gate of the old head", "pr", c.number, "sha", old.SHA, "err", err)
-	}
-}
-
-func (c *prCycle) gateFailed(head string, err error) {
-	if !github.IsPermission(err) {
-		c.Log.Warn("writing the merge gate check run", "pr", c.number, "err", err)
-		return
-	}
-	st, isNew := loop.RecordGateUnavailable(c.st, head)
-	c.st = st
-	if isNew {
-		msg := fmt.Sprintf("could not publish the `%s` check run (%v): give the workflow `checks: write` so branch protection can require it (MG1)", loop.GateName, err)
-		c.gha.Warningf("review-loop: %s", msg)
-		c.notices = append(c.notices, msg)
-	}
-}
-
-// dropOwnCheckRuns removes review-loop's own check run (the merge gate)
-// from the observation before the engines read it: it is a check run of
-// app github-actions like an engine's workflow job, and must never be read
-// as an engine's signal (MG1).
-func (c *prCycle) dropOwnCheckRuns() {
-	if c.obs == nil {
-		return
-	}
-	kept := make([]github.CheckRun, 0, len(c.obs.CheckRuns))
-	for _, cr := range c.obs.CheckRuns {
-		if strings.EqualFold(cr.Name, loop.GateName) {
-			continue
-		}
-		kept = append(kept, cr)
-	}
-	c.obs.CheckRuns = kept
 }

@@ -2,9 +2,6 @@ package action
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/review-loop/review-loop/internal/config"
@@ -21,26 +18,10 @@ import (
 // the publish job (prepared.ErrStale).
 var errPreparedStale = prepared.ErrStale
 
-// preparedDir is where a PR's artifact lives inside the artifact directory.
-func (r *runner) preparedDir(number int) string {
-	return filepath.Join(r.cfg.ArtifactDir, fmt.Sprintf("pr-%d", number))
-}
-
 // checkPrepared compares the publish job's own plan with the prepare
 // job's (prepared.Decisions.Match).
 func (c *prCycle) checkPrepared(cyc loop.Cycle) error {
-	return c.prepared.Match(c.obs.HeadSHA, string(c.plan.Action), effectKinds(cyc.Effects))
-}
-
-// effectKinds are the kinds of a plan's effects, in order: what the
-// prepare job writes down of the plan and the publish job compares with
-// its own (it trusts nothing else the prepare job says of it, TB10).
-func effectKinds(es []loop.Effect) []string {
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = string(e.Kind)
-	}
-	return out
+	return c.prepared.Match(c.obs.HeadSHA, string(c.plan.Action), loop.KindsOf(cyc.Effects))
 }
 
 // prepare is the prepare job's end of a cycle: it carries out the plan's
@@ -49,7 +30,7 @@ func effectKinds(es []loop.Effect) []string {
 // which carries out the rest. Nothing is written to GitHub.
 func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResult, cyc loop.Cycle) error {
 	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges,
-		Effects: effectKinds(cyc.Effects)}
+		Effects: loop.KindsOf(cyc.Effects)}
 	var patch []byte
 	if slices.ContainsFunc(cyc.Effects, func(e loop.Effect) bool { return e.Kind == loop.EffectFix }) {
 		f, p, ran, err := fixcycle.Prepare(ctx, c.triaged(ctx), c.checkout())
@@ -59,7 +40,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		}
 		d.Fix, patch = f, p
 	}
-	dir := c.preparedDir(c.number)
+	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
 	if err := prepared.Write(dir, d, patch); err != nil {
 		return err
 	}
@@ -74,7 +55,7 @@ func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 	case config.ModePrepare:
 		c.readOnly = true
 	case config.ModePublish:
-		c.prepared, c.patch, err = prepared.Load(c.preparedDir(c.number), c.owner+"/"+c.repo, c.number)
+		c.prepared, c.patch, err = prepared.Load(prepared.Dir(c.cfg.ArtifactDir, c.number), c.owner+"/"+c.repo, c.number)
 		if err != nil {
 			return false, err
 		}
@@ -85,17 +66,4 @@ func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 		}
 	}
 	return c.run(ctx)
-}
-
-// markPrepared creates the artifact directory with a note of the run, so
-// that a run that prepares no PR still leaves an artifact to hand over.
-func markPrepared(cfg config.Config) error {
-	if err := os.MkdirAll(cfg.ArtifactDir, 0o755); err != nil {
-		return fmt.Errorf("creating the artifact directory: %w", err)
-	}
-	note := fmt.Sprintf("prepared by review-loop for %s, run %d\n", cfg.Repository, cfg.RunID)
-	if err := os.WriteFile(filepath.Join(cfg.ArtifactDir, "prepared.txt"), []byte(note), 0o644); err != nil {
-		return fmt.Errorf("writing the artifact directory: %w", err)
-	}
-	return nil
 }

@@ -82,7 +82,7 @@ func (c *prCycle) readWorkflowRuns(ctx context.Context) {
 // observeEngines has each selected engine read the observation, less
 // review-loop's own check run (MG1).
 func (c *prCycle) observeEngines() {
-	c.dropOwnCheckRuns()
+	observe.DropGate(c.obs)
 	c.views = observe.Views(c.views[:0], c.selected, c.obs, c.env)
 	c.st = loop.LedgerAutomatic(c.st, c.views, c.obs.HeadSHA)
 }
@@ -99,17 +99,9 @@ func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, er
 	return out, nil
 }
 
+// loopObservation is what the core reads of this cycle (observe.ForLoop).
 func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
-	pusher := observe.HeadPusher(c.wake, c.obs)
-	o := loop.Observation{
-		Now: c.Now(), PR: c.number, HeadSHA: c.obs.HeadSHA, PRState: c.obs.State,
-		IsDraft: c.obs.IsDraft, IsFork: c.obs.IsFork, Engines: c.views, Judge: judges, JudgeUntrusted: c.prepared != nil,
-		Commits: c.obs.Commits, ChangedLines: c.obs.Additions + c.obs.Deletions, ChangedChars: c.changedChars(ctx),
-		HeadPusher: pusher, HeadPusherBot: observe.IsBotLogin(pusher), Humans: observe.Humans(c.obs),
-		Pushes: c.pushHistory, Generated: observe.Generated(c.cfg.Workspace), FixersRunning: observe.FixersRunning(c.obs.CheckRuns),
-	}
-	o.Budget, o.GraphQLBudget = observe.Budgets(c.gh)
-	return o
+	return observe.ForLoop(c.gh, c.obs, c.wake, c.number, c.views, judges, c.prepared != nil, c.changedChars(ctx), c.pushHistory, c.cfg.Workspace, c.Now())
 }
 
 // changedChars is the size of the PR's diff in characters for CV6's

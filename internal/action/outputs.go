@@ -1,6 +1,7 @@
 package action
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -51,7 +52,7 @@ func writeReport(gha *githubactions.Action, getenv func(string) string, r report
 	out := maps.Clone(r.Outputs)
 	var err error
 	if r.JSON != nil {
-		path := reportPath(getenv, pr)
+		path := filepath.Join(cmp.Or(getenv("RUNNER_TEMP"), os.TempDir()), fmt.Sprintf("review-loop-report-%d.json", pr))
 		if err = os.WriteFile(path, r.JSON, 0o644); err == nil {
 			out["report-json"] = path
 		}
@@ -68,15 +69,6 @@ func writeReport(gha *githubactions.Action, getenv func(string) string, r report
 		gha.Noticef("%s", r.Notice)
 	}
 	return out, err
-}
-
-// reportPath is where the JSON report is written for the report-json output.
-func reportPath(getenv func(string) string, pr int) string {
-	dir := getenv("RUNNER_TEMP")
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, fmt.Sprintf("review-loop-report-%d.json", pr))
 }
 
 // runURL links this workflow run, when the run id is known.

@@ -19,6 +19,7 @@ import (
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
@@ -141,7 +142,7 @@ type runner struct {
 	gh      *github.Client
 	trigger *github.Client // built with trigger-token, nil without one
 	// permissions caches each commenter's repository permission (TB3).
-	permissions map[string]github.Permission
+	permissions observe.Permissions
 	registry    *engines.Registry
 	repoCfg     config.Repo
 	loopCfg     loop.Config
@@ -259,7 +260,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	if cfg.Mode == config.ModePrepare {
 		// The artifact always exists, so the upload and the publish job's
 		// download work even when this run prepares nothing.
-		if err := markPrepared(cfg); err != nil {
+		if err := prepared.Mark(cfg.ArtifactDir, cfg.Repository, cfg.RunID); err != nil {
 			return res, err
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
-	"github.com/review-loop/review-loop/internal/state"
 )
 
 // This file writes the status comment report.StatusBody encodes: a
@@ -32,9 +32,7 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
 	c.beforeWrite(ctx)
-	if c.comment == nil && c.cfg.RunID != 0 && c.ourWorkflow() != "" {
-		c.st.Owner = &state.Owner{RunID: c.cfg.RunID, Workflow: c.ourWorkflow()}
-	}
+	c.st = loop.StampOwner(c.st, c.comment != nil, c.cfg.RunID, c.ourWorkflow())
 	body, err := c.encode()
 	if err != nil {
 		return err
@@ -44,11 +42,8 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 	}
 	if c.comment == nil {
 		ic, err := c.gh.CreateIssueComment(ctx, c.owner, c.repo, c.number, body)
-		if github.IsPermission(err) {
-			return c.degradeReadOnly(err)
-		}
 		if err != nil {
-			return fmt.Errorf("creating the status comment: %w", err)
+			return c.degradeReadOnly(err, "creating the status comment")
 		}
 		c.comment = &ic
 		return c.proveOwner(ctx)
@@ -63,10 +58,7 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 		}
 	}
 	if err := c.gh.UpdateIssueComment(ctx, c.owner, c.repo, c.comment.DatabaseID, body); err != nil {
-		if github.IsPermission(err) {
-			return c.degradeReadOnly(err)
-		}
-		return fmt.Errorf("updating the status comment: %w", err)
+		return c.degradeReadOnly(err, "updating the status comment")
 	}
 	c.comment.Body = body
 	if verify {
@@ -93,8 +85,11 @@ func (c *prCycle) checkClaim(ctx context.Context) error {
 // degradeReadOnly turns a token that may not write to the PR (a read-only
 // GITHUB_TOKEN, as on a fork's pull_request run) into a report-only run:
 // nothing is written or acted on, and the report goes to the job summary
-// and an annotation instead.
-func (c *prCycle) degradeReadOnly(err error) error {
+// and an annotation instead. Any other error fails the write, named.
+func (c *prCycle) degradeReadOnly(err error, what string) error {
+	if !github.IsPermission(err) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	c.readOnly = true
 	c.gha.Warningf("review-loop: this token cannot write to PR #%d (%v); running report-only: nothing is triggered, fixed or pushed, and the report is in the job summary. Give the workflow `pull-requests: write` and `issues: write`.", c.number, err)
 	return nil

@@ -1,14 +1,11 @@
 package action
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/config"
+	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
@@ -33,47 +30,28 @@ func treeless(cfg config.Config) bool {
 	return cfg.Workspace != "" && !observe.HasCheckout(cfg.Workspace)
 }
 
-// cloneURL is the PR repository's HTTPS clone URL on the GitHub server,
-// without credentials: the token goes in git's HTTP header only.
-func (c *prCycle) cloneURL() string {
-	server := strings.TrimSuffix(c.cfg.ServerURL, "/")
-	if server == "" {
-		server = "https://github.com"
-	}
-	return server + "/" + c.owner + "/" + c.repo + ".git"
-}
-
 // needsTree reports whether the run started with no checkout and none
 // was made yet.
 func (c *prCycle) needsTree() bool {
 	return c.treeless && !observe.HasCheckout(c.cfg.Workspace)
 }
 
-// ensureTree checks out the PR head branch (one commit) when the run
-// started with no checkout and none was made yet; why names what needs it.
-// The clone goes to a directory of its own under RUNNER_TEMP, never into
-// a workspace other steps may have written to, and becomes the cycle's
-// workspace. A fork's head is never checked out in a job that holds write
-// tokens: its base branch is, as actions/checkout does in the examples.
+// ensureTree checks out the PR (loop.CheckoutBranch, fixcycle.Clone) when
+// the run started with no checkout and none was made yet; why names what
+// needs it ("" when nothing does). The clone becomes the cycle's
+// workspace.
 func (c *prCycle) ensureTree(ctx context.Context, why string) error {
-	if !c.needsTree() {
+	if why == "" || !c.needsTree() {
 		return nil
 	}
-	branch := c.obs.HeadRef
-	if c.obs.IsFork || branch == "" {
-		branch = c.obs.BaseRef
-	}
-	if branch == "" {
-		return errors.New("checking out: the PR names no head or base branch")
-	}
-	dir, err := os.MkdirTemp(cmp.Or(c.Getenv("RUNNER_TEMP"), os.TempDir()), "review-loop-checkout-")
+	branch, err := loop.CheckoutBranch(c.obs.IsFork, c.obs.HeadRef, c.obs.BaseRef)
 	if err != nil {
-		return fmt.Errorf("checking out: %w", err)
+		return err
 	}
-	g := c.gitRunner()
-	g.Dir = dir
-	if err := g.CloneShallow(ctx, c.cloneURL(), branch, c.cfg.PushToken); err != nil {
-		return fmt.Errorf("checking out %s (the cycle %s): %w", branch, why, errors.Join(err, os.RemoveAll(dir)))
+	url := fixcycle.CloneURL(c.cfg.ServerURL, c.owner, c.repo)
+	dir, err := fixcycle.Clone(ctx, c.gitRunner(), url, branch, c.cfg.PushToken, c.Getenv("RUNNER_TEMP"))
+	if err != nil {
+		return fmt.Errorf("checking out %s (the cycle %s): %w", branch, why, err)
 	}
 	c.cfg.Workspace = dir
 	if j, ok := c.judge.(*judge.Command); ok {
@@ -92,10 +70,7 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 		return nil
 	}
 	_, judgeInTree := c.judge.(*judge.Command)
-	if why := loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil); why != "" {
-		return c.ensureTree(ctx, why)
-	}
-	return nil
+	return c.ensureTree(ctx, loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil))
 }
 
 // repoConfig reads the repository config file: from the checkout, or with

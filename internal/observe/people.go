@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"context"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/event"
@@ -9,7 +10,8 @@ import (
 )
 
 // This file finds the people at work on a PR (HY1): who pushed the head,
-// and the people's reviews and replies.
+// and the people's reviews and replies; and what a commenter may do on
+// the repository (TB3).
 
 // HeadPusher is who pushed the observed head, when the wake is that
 // push's event (its sender); empty when the wake does not say (HY1).
@@ -45,4 +47,25 @@ func Humans(obs *github.Observation) []loop.HumanActivity {
 		}
 	}
 	return out
+}
+
+// Permissions caches each user's permission on a repository, so a run
+// asks GitHub once per user (TB3).
+type Permissions map[string]github.Permission
+
+// Of returns login's permission on owner/repo, asked once per run.
+func (ps *Permissions) Of(ctx context.Context, gh *github.Client, owner, repo, login string) (github.Permission, error) {
+	key := strings.ToLower(owner + "/" + repo + "@" + login)
+	if p, ok := (*ps)[key]; ok {
+		return p, nil
+	}
+	p, err := gh.CollaboratorPermission(ctx, owner, repo, login)
+	if err != nil {
+		return p, err
+	}
+	if *ps == nil {
+		*ps = Permissions{}
+	}
+	(*ps)[key] = p
+	return p, nil
 }

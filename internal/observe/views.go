@@ -1,9 +1,12 @@
 package observe
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/review-loop/review-loop/engines"
+	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
@@ -44,4 +47,34 @@ func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observa
 		dst = append(dst, e.Observe(obs, env))
 	}
 	return dst
+}
+
+// DropGate removes review-loop's own check run (the merge gate) from obs
+// before the engines read it: it is a check run of app github-actions like
+// an engine's workflow job, and must never be read as an engine's signal
+// (MG1).
+func DropGate(obs *github.Observation) {
+	if obs == nil {
+		return
+	}
+	obs.CheckRuns = slices.DeleteFunc(obs.CheckRuns, func(cr github.CheckRun) bool { return strings.EqualFold(cr.Name, loop.GateName) })
+}
+
+// ForLoop is what the core reads of one cycle (loop.Observation): the PR
+// as observed, the engines' views, the judge's verdicts (untrusted when
+// the prepare job gave them, TB10), the diff's size in characters (CV6),
+// the pushes since the last look, the people at work on it (HY1), the
+// checkout's generated files and the budgets left (B7).
+func ForLoop(gh *github.Client, obs *github.Observation, w event.Wake, number int, views []loop.EngineView, judges map[string]loop.JudgeResult,
+	untrusted bool, chars int, pushes *loop.PushHistory, workspace string, now time.Time) loop.Observation {
+	pusher := HeadPusher(w, obs)
+	o := loop.Observation{
+		Now: now, PR: number, HeadSHA: obs.HeadSHA, PRState: obs.State,
+		IsDraft: obs.IsDraft, IsFork: obs.IsFork, Engines: views, Judge: judges, JudgeUntrusted: untrusted,
+		Commits: obs.Commits, ChangedLines: obs.Additions + obs.Deletions, ChangedChars: chars,
+		HeadPusher: pusher, HeadPusherBot: IsBotLogin(pusher), Humans: Humans(obs),
+		Pushes: pushes, Generated: Generated(workspace), FixersRunning: FixersRunning(obs.CheckRuns),
+	}
+	o.Budget, o.GraphQLBudget = Budgets(gh)
+	return o
 }

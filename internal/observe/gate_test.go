@@ -1,4 +1,4 @@
-package action
+package observe
 
 import (
 	"reflect"
@@ -40,9 +40,9 @@ func TestRule_MG1_ownCheckRunIsNeverAnEngineSignal(t *testing.T) {
 	for _, name := range reg.Names() {
 		e, _ := reg.Lookup(name)
 		want := e.Observe(base(), env)
-		c := &prCycle{obs: withGate()}
-		c.dropOwnCheckRuns()
-		if got := e.Observe(c.obs, env); !reflect.DeepEqual(got, want) {
+		obs := withGate()
+		DropGate(obs)
+		if got := e.Observe(obs, env); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the gate changed the engine's view:\n got %+v\nwant %+v", name, got, want)
 		}
 		// MG2: the engines themselves never read it either, in whatever
@@ -51,9 +51,9 @@ func TestRule_MG1_ownCheckRunIsNeverAnEngineSignal(t *testing.T) {
 			t.Errorf("%s: the adapter read review-loop's gate as its signal:\n got %+v\nwant %+v", name, got, want)
 		}
 	}
-	c := &prCycle{obs: withGate()}
-	c.dropOwnCheckRuns()
-	if len(c.obs.CheckRuns) != 1 {
-		t.Fatalf("the cycle kept its own check run in the observation: %+v", c.obs.CheckRuns)
+	obs := withGate()
+	DropGate(obs)
+	if len(obs.CheckRuns) != 1 {
+		t.Fatalf("the cycle kept its own check run in the observation: %+v", obs.CheckRuns)
 	}
 }
