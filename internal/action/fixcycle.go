@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/fixcycle"
@@ -73,7 +72,7 @@ func (c *prCycle) commit(ctx context.Context) error {
 		return err
 	}
 	if why == "" {
-		_, err = c.commitAndPush(ctx, c.fixing.Result, c.fixing.ByID)
+		err = c.commitAndPush(ctx)
 		why, _ = fixcycle.PushRefusal(err)
 	}
 	if why != "" {
@@ -129,16 +128,6 @@ func (r *runner) pinAgent() {
 // acting; the next wake sees the new head.
 var errHeadMoved = errors.New("the PR head branch moved while this cycle worked (another run or a person pushed); this run stops without acting")
 
-// headMoved reports whether the PR head branch on GitHub is no longer the
-// observed head.
-func (c *prCycle) headMoved(ctx context.Context, g *git.Runner) bool {
-	if err := g.FetchBranch(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
-		return false
-	}
-	tip, err := g.Run(ctx, "rev-parse", "--verify", "refs/remotes/origin/"+c.obs.HeadRef)
-	return err == nil && strings.TrimSpace(tip) != c.obs.HeadSHA
-}
-
 // gitRunner returns the git runner of the checkout, with tokens kept out
 // of git's environment.
 func (c *prCycle) gitRunner() *git.Runner {
@@ -147,46 +136,40 @@ func (c *prCycle) gitRunner() *git.Runner {
 
 // commitAndPush makes the cycle's one commit (B6, E4), records it as the
 // pending push before pushing (E5), pushes, and records the push.
-func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID map[string]loop.Finding) (string, error) {
+func (c *prCycle) commitAndPush(ctx context.Context) error {
 	protected, err := c.gh.BranchProtected(ctx, c.owner, c.repo, c.obs.HeadRef)
 	if err != nil {
-		return "", fmt.Errorf("asking whether %s is protected: %w", c.obs.HeadRef, err)
+		return fmt.Errorf("asking whether %s is protected: %w", c.obs.HeadRef, err)
 	}
 	repo := &git.Repo{Git: c.gitRunner(), Guard: git.Guard{
 		HeadBranch: c.obs.HeadRef, DefaultBranch: c.obs.DefaultBranch, Protected: protected,
 		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
 	}, Baseline: c.gitBaseline}
-	var closed []git.Closed
-	var fixed []loop.Finding
-	for _, id := range cyc.Fixed() {
-		f := byID[id]
-		fixed = append(fixed, f)
-		closed = append(closed, git.Closed{ID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Title: f.Title})
-	}
-	msg := git.Message(c.st.Iteration, c.number, cyc.Changed, closed)
-	sha, err := repo.Commit(ctx, git.CommitRequest{Files: cyc.Changed, Message: msg, Author: git.Identity{Name: c.cfg.AuthorName, Email: c.cfg.AuthorEmail}})
+	fixed, closed := c.fixing.Fixed()
+	msg := git.Message(c.st.Iteration, c.number, c.fixing.Result.Changed, closed)
+	sha, err := repo.Commit(ctx, git.CommitRequest{Files: c.fixing.Result.Changed, Message: msg, Author: git.Identity{Name: c.cfg.AuthorName, Email: c.cfg.AuthorEmail}})
 	if err != nil {
 		_ = repo.Git.RestoreAll(ctx)
-		return "", fmt.Errorf("committing the cycle's fixes: %w", err)
+		return fmt.Errorf("committing the cycle's fixes: %w", err)
 	}
 	// CV1: the commit with the lines it wrote and the findings it fixed.
 	c.st = loop.RecordFixCommit(c.st, sha, c.obs.HeadSHA, observe.CommitLines(ctx, repo.Git, c.obs.HeadSHA, sha, c.Log), fixed, c.Now())
 	c.st = loop.RecordPendingPush(c.st, sha)
 	if err := c.save(ctx); err != nil { // write-ahead: saved before the push
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
-		return "", err
+		return err
 	}
 	if err := repo.Push(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
 		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
 		var pe *git.PushError
-		if errors.As(err, &pe) && pe.Rejected && c.headMoved(ctx, repo.Git) {
-			return "", errHeadMoved
+		if errors.As(err, &pe) && pe.Rejected && repo.Git.BranchMoved(ctx, c.obs.HeadRef, c.cfg.PushToken, c.obs.HeadSHA) {
+			return errHeadMoved
 		}
-		return "", fmt.Errorf("pushing the fix commit: %w", err)
+		return fmt.Errorf("pushing the fix commit: %w", err)
 	}
 	if c.CrashAfterPush != nil && c.CrashAfterPush() {
 		c.res.Pushed = sha
-		return "", ErrCrashed
+		return ErrCrashed
 	}
 	c.st = loop.RecordPush(c.st, sha)
 	c.res.Pushed = sha
@@ -196,7 +179,7 @@ func (c *prCycle) commitAndPush(ctx context.Context, cyc fix.CycleResult, byID m
 			c.gha.Noticef("review-loop: the fix commit was pushed with GITHUB_TOKEN, so it starts no workflow (the PR's CI will not run on it); set push-token to an app token or PAT to run CI on fixes. review-loop re-dispatches itself instead.")
 		}
 	}
-	return sha, nil
+	return nil
 }
 
 // refused hands the PR back in this cycle after a B5 refusal (H9): the

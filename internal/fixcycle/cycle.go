@@ -181,3 +181,16 @@ func revertedNotices(rs []fix.Revert) []string {
 	}
 	return out
 }
+
+// Fixed are the findings the kept fixes close, in the order the fix
+// reports them, and the same as the commit message lists them (E4).
+func (o *Outcome) Fixed() ([]loop.Finding, []git.Closed) {
+	var fixed []loop.Finding
+	var closed []git.Closed
+	for _, id := range o.Result.Fixed() {
+		f := o.ByID[id]
+		fixed = append(fixed, f)
+		closed = append(closed, git.Closed{ID: f.ID, Engine: f.Engine, CommentID: f.CommentID, Title: f.Title})
+	}
+	return fixed, closed
+}

@@ -225,3 +225,26 @@ func TestFetchBranch_refusesOptionLikeNamesAndFetches(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BranchMoved tells a push refused because the branch moved (another run
+// or a person pushed) from one refused for any other reason: the branch
+// on the remote is compared with the head the cycle observed.
+func TestBranchMoved_ComparesTheRemoteTipWithTheObservedHead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	repo := gittest.New(t, map[string]string{"a.txt": "a\n"})
+	head := repo.Head(t)
+	r := &Runner{Dir: repo.Dir}
+	if r.BranchMoved(ctx, "feature", "", head) {
+		t.Fatal("the branch is at the observed head, yet it moved")
+	}
+	repo.Write(t, map[string]string{"a.txt": "b\n"})
+	repo.CommitAll(t, "someone else's push")
+	repo.Git(t, "push", "--quiet", "origin", "feature")
+	if !r.BranchMoved(ctx, "feature", "", head) {
+		t.Error("someone pushed to the branch, yet it did not move")
+	}
+	if r.BranchMoved(ctx, "--upload-pack=evil", "", head) {
+		t.Error("a branch that cannot be fetched reported a move")
+	}
+}

@@ -383,3 +383,14 @@ func writeAtomic(file string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), file)
 }
+
+// BranchMoved reports whether branch on the remote is no longer at sha:
+// it fetches the branch and compares. A fetch or read that fails reports
+// no move.
+func (r *Runner) BranchMoved(ctx context.Context, branch, token, sha string) bool {
+	if err := r.FetchBranch(ctx, branch, token); err != nil {
+		return false
+	}
+	tip, err := r.Run(ctx, "rev-parse", "--verify", "refs/remotes/origin/"+branch)
+	return err == nil && strings.TrimSpace(tip) != sha
+}
