@@ -23,18 +23,24 @@ import (
 
 // Scenario is one scripted run of the review loop.
 type Scenario struct {
-	Name        string            `yaml:"name"`
-	Description string            `yaml:"description"`
-	Rules       []string          `yaml:"rules"`
-	Start       time.Time         `yaml:"start"` // virtual start time; default DefaultStart
-	Tick        Duration          `yaml:"tick"`  // how far the runner advances the clock per step; default 1m
-	Repository  Repository        `yaml:"repository"`
-	PR          PR                `yaml:"pr"`
-	Tokens      TokenOptions      `yaml:"tokens"`
-	Inputs      map[string]string `yaml:"inputs"`
-	Engines     map[string]Engine `yaml:"engines"`
-	Events      []ScriptedEvent   `yaml:"events"`
-	MaxSteps    int               `yaml:"max_steps"`
+	Name        string       `yaml:"name"`
+	Description string       `yaml:"description"`
+	Rules       []string     `yaml:"rules"`
+	Start       time.Time    `yaml:"start"` // virtual start time; default DefaultStart
+	Tick        Duration     `yaml:"tick"`  // how far the runner advances the clock per step; default 1m
+	Repository  Repository   `yaml:"repository"`
+	PR          PR           `yaml:"pr"`
+	Tokens      TokenOptions `yaml:"tokens"`
+	// Inputs are the action's inputs. A scenario's test-command is
+	// `go build {packages}` (a real child process over the changed
+	// packages that fails when a fix breaks the build, at a tenth of a
+	// `go test`'s cost even when that is served from the test cache)
+	// unless what it shows needs a test to fail, as the E1 scenarios do:
+	// those run `go test {packages}`.
+	Inputs   map[string]string `yaml:"inputs"`
+	Engines  map[string]Engine `yaml:"engines"`
+	Events   []ScriptedEvent   `yaml:"events"`
+	MaxSteps int               `yaml:"max_steps"`
 	// FirstWake is how the run begins: "dispatch" (default), a maintainer
 	// dispatching the workflow for the PR, or "none", only the engines'
 	// own events and the scripted events (start-on: command).
