@@ -1,27 +1,14 @@
 package action
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/sim"
 	"github.com/review-loop/review-loop/internal/state"
 )
-
-const claudeWorkflow = "name: Claude Code\non:\n  issue_comment:\n    types: [created]\njobs:\n  claude:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
-
-// workflowRunReads counts the cycle's reads of workflow runs.
-func workflowRunReads(f *ghfake.Fake) int {
-	n := 0
-	for _, r := range f.Requests() {
-		if strings.Contains(r.Path, "/actions/workflows/") && strings.HasSuffix(r.Path, "/runs") {
-			n++
-		}
-	}
-	return n
-}
 
 // After an "@claude review once" trigger for the head, Claude's run is a
 // workflow run on the default branch's head (GitHub docs, issue_comment
@@ -34,7 +21,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 	if err := w.fake.SetProtected("octo", "app", "main", false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.fake.PushCommit("octo", "app", "main", map[string]string{".github/workflows/claude.yml": claudeWorkflow}, "add claude"); err != nil {
+	if _, err := w.fake.PushCommit("octo", "app", "main", map[string]string{".github/workflows/claude.yml": sim.ClaudeCommentWorkflow}, "add claude"); err != nil {
 		t.Fatal(err)
 	}
 	head := w.fake.HeadSHA("octo", "app", 1)
@@ -83,7 +70,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 	t.Run("a trigger for another head reads no runs", func(t *testing.T) {
 		saved(state.EngineState{TriggeredSHA: "0000000000000000000000000000000000000000", TriggeredAt: w.now, SignalID: cid, FirstReviewSeen: true})
 		claudeState(t)
-		if n := workflowRunReads(w.fake); n != 0 {
+		if n := w.fake.WorkflowRunListReads(); n != 0 {
 			t.Fatalf("%d workflow-run reads, want 0", n)
 		}
 	})
@@ -93,7 +80,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got := claudeState(t); got != loop.Triggered {
 			t.Fatalf("claude %s, want TRIGGERED", got)
 		}
-		if n := workflowRunReads(w.fake); n != 1 {
+		if n := w.fake.WorkflowRunListReads(); n != 1 {
 			t.Fatalf("%d workflow-run reads, want 1", n)
 		}
 	})
@@ -108,7 +95,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got := claudeState(t); got != loop.Running {
 			t.Fatalf("claude %s, want RUNNING", got)
 		}
-		if n := workflowRunReads(w.fake); n != 1 {
+		if n := w.fake.WorkflowRunListReads(); n != 1 {
 			t.Fatalf("%d workflow-run reads, want 1", n)
 		}
 	})
@@ -160,7 +147,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got != loop.Done {
 			t.Fatalf("claude %s, want DONE", got)
 		}
-		if n := workflowRunReads(w.fake); n != 0 {
+		if n := w.fake.WorkflowRunListReads(); n != 0 {
 			t.Fatalf("%d workflow-run reads, want 0: the payload is the run", n)
 		}
 	})

@@ -1000,6 +1000,18 @@ func (f *Fake) Requests() []Request {
 	return slices.Clone(f.log)
 }
 
+// WorkflowRunListReads counts the requests recorded so far that list a
+// workflow's runs (GET .../actions/workflows/{id}/runs).
+func (f *Fake) WorkflowRunListReads() int {
+	n := 0
+	for _, r := range f.Requests() {
+		if strings.Contains(r.Path, "/actions/workflows/") && strings.HasSuffix(r.Path, "/runs") {
+			n++
+		}
+	}
+	return n
+}
+
 // ResetRequests clears the request log. The git traffic log is separate
 // and kept: ResetGitRequests clears it.
 func (f *Fake) ResetRequests() {

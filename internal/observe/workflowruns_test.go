@@ -10,21 +10,9 @@ import (
 	"github.com/review-loop/review-loop/engines/claude"
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/sim"
 	"github.com/review-loop/review-loop/internal/state"
 )
-
-const claudeWorkflow = "name: Claude Code\non:\n  issue_comment:\n    types: [created]\njobs:\n  claude:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
-
-// workflowRunLists counts the reads of a workflow's runs.
-func workflowRunLists(f *ghfake.Fake) int {
-	n := 0
-	for _, q := range f.Requests() {
-		if strings.Contains(q.Path, "/actions/workflows/") && strings.HasSuffix(q.Path, "/runs") {
-			n++
-		}
-	}
-	return n
-}
 
 // S1: while an "@claude review once" trigger for the head awaits its run,
 // Claude's workflow runs are read: one request per workflow file however
@@ -36,7 +24,7 @@ func TestRule_S1_TheWorkflowRunsAnEngineWatchesAreReadOncePerFile(t *testing.T) 
 	if err := r.fake.SetProtected("octo", "app", "main", false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.fake.PushCommit("octo", "app", "main", map[string]string{".github/workflows/claude.yml": claudeWorkflow}, "add claude"); err != nil {
+	if _, err := r.fake.PushCommit("octo", "app", "main", map[string]string{".github/workflows/claude.yml": sim.ClaudeCommentWorkflow}, "add claude"); err != nil {
 		t.Fatal(err)
 	}
 	cid := r.comment("maintainer", "@claude review once")
@@ -59,7 +47,7 @@ func TestRule_S1_TheWorkflowRunsAnEngineWatchesAreReadOncePerFile(t *testing.T) 
 	if len(runs) != 1 || runs[0].ID != run || len(warnings) != 0 {
 		t.Fatalf("runs %+v warnings %q, want run %d", runs, warnings, run)
 	}
-	if n := workflowRunLists(r.fake); n != 1 {
+	if n := r.fake.WorkflowRunListReads(); n != 1 {
 		t.Errorf("%d reads of the workflow's runs, want 1", n)
 	}
 
@@ -69,8 +57,8 @@ func TestRule_S1_TheWorkflowRunsAnEngineWatchesAreReadOncePerFile(t *testing.T) 
 		CreatedAt: read.CreatedAt, UpdatedAt: read.UpdatedAt, RunStartedAt: read.RunStartedAt}}
 	r.fake.ResetRequests()
 	runs, _ = WorkflowRuns(ctx, r.gh, "octo", "app", twice, obs, env, wake)
-	if len(runs) != 1 || runs[0].ID != run || workflowRunLists(r.fake) != 0 {
-		t.Errorf("runs %+v after %d reads, want run %d from the wake and no read", runs, workflowRunLists(r.fake), run)
+	if len(runs) != 1 || runs[0].ID != run || r.fake.WorkflowRunListReads() != 0 {
+		t.Errorf("runs %+v after %d reads, want run %d from the wake and no read", runs, r.fake.WorkflowRunListReads(), run)
 	}
 
 	r.fake.Inject(ghfake.Fault{Match: "GET /repos/octo/app/actions/workflows/claude.yml/runs", Status: 500, Message: "boom"})

@@ -39,6 +39,11 @@ const (
 // (ENGINES.md, round 2): the adapter must not depend on the name.
 const CopilotWorkflowPath = "dynamic/copilot-pull-request-reviewer/copilot-pull-request-reviewer"
 
+// ClaudeCommentWorkflow is the smallest Claude workflow a repository may
+// have: one named "Claude Code" that runs only on issue comments, so the
+// loop's "@claude review once" comment is what starts it.
+const ClaudeCommentWorkflow = "name: Claude Code\non:\n  issue_comment:\n    types: [created]\njobs:\n  claude:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: anthropics/claude-code-action@v1\n"
+
 // ClaudeWorkflow is the generated claude-code-review.yml with --comment,
 // also listening to issue_comment so that the loop's "@claude review
 // once" comment starts it: a comment starts only a workflow that listens
