@@ -33,7 +33,34 @@ func TestMain(m *testing.M) {
 	if _, set := os.LookupEnv("GOFLAGS"); !set {
 		os.Setenv("GOFLAGS", "-trimpath")
 	}
+	toolchainFirst()
 	os.Exit(m.Run())
+}
+
+// toolchainFirst puts the directory of the go command on PATH first when
+// the gofmt PATH finds is not the one beside it, so the scenarios' test
+// command (gofmt -e -l) is the same toolchain's as their go commands and
+// as CI's: go test already puts GOROOT/bin first; a test binary run by
+// itself may find another gofmt first.
+func toolchainFirst() {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return
+	}
+	if real, err := filepath.EvalSymlinks(goBin); err == nil {
+		goBin = real
+	}
+	dir := filepath.Dir(goBin)
+	want := filepath.Join(dir, "gofmt")
+	if _, err := os.Stat(want); err != nil {
+		return
+	}
+	if got, err := exec.LookPath("gofmt"); err == nil {
+		if real, err := filepath.EvalSymlinks(got); err == nil && real == want {
+			return
+		}
+	}
+	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 func scenarioDir(t *testing.T) string {

@@ -32,11 +32,13 @@ type Scenario struct {
 	PR          PR           `yaml:"pr"`
 	Tokens      TokenOptions `yaml:"tokens"`
 	// Inputs are the action's inputs. A scenario's test-command is
-	// `go build {packages}` (a real child process over the changed
-	// packages that fails when a fix breaks the build, at a tenth of a
-	// `go test`'s cost even when that is served from the test cache)
-	// unless what it shows needs a test to fail, as the E1 scenarios do:
-	// those run `go test {packages}`.
+	// `gofmt -e -l {packages}`: a real child process over the changed
+	// packages that exits 2 when a fix leaves a file that does not parse
+	// (e1-fix-that-does-not-parse-is-reverted), at a twentieth of a
+	// `go build`'s CPU. A scenario whose point needs more keeps a real
+	// one: `go test {packages}` where a fix must fail a test, `go build
+	// {packages}` where it must fail to compile. See internal/scenario's
+	// package comment.
 	Inputs   map[string]string `yaml:"inputs"`
 	Engines  map[string]Engine `yaml:"engines"`
 	Events   []ScriptedEvent   `yaml:"events"`
