@@ -25,13 +25,20 @@ var demoScenario []byte
 // hand-back report. It fails when the outcome differs from the scenario's
 // expectation.
 func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) error {
+	_, err := demo(ctx, args, env, logger)
+	return err
+}
+
+// demo is Demo, returning also what the run observed (the tests that read
+// the built-in demo share one run).
+func demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) (Result, error) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
 	diag := fs.Bool("v", false, "also print the action's diagnostics")
 	verbose := fs.Bool("verbose", false, "also print each cycle's plan: its effects in order, each with its rule")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return Result{}, err
 	}
 	var sc sim.Scenario
 	var err error
@@ -42,11 +49,11 @@ func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) 
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "review-loop demo: %v\n", err)
-		return err
+		return Result{}, err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return Result{}, err
 	}
 	out := env.Stdout
 	fmt.Fprintln(out, demoHeader(sc.Name))
@@ -59,7 +66,7 @@ func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) 
 	res, err := Run(ctx, sc, opts)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "review-loop demo: %v\n", err)
-		return err
+		return res, err
 	}
 	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
 	// One request total: the hand-back's cost ledger shows what the
@@ -79,10 +86,10 @@ func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) 
 		strings.Repeat("═", 76), res.Cycles, res.Requests.Total)
 	if len(res.Problems) > 0 {
 		fmt.Fprintf(env.Stderr, "review-loop demo: the outcome differs from the scenario's expectation:\n  %s\n", strings.Join(res.Problems, "\n  "))
-		return errors.New("unexpected outcome")
+		return res, errors.New("unexpected outcome")
 	}
 	fmt.Fprintln(out, "outcome matches the scenario's expectation ✓")
-	return nil
+	return res, nil
 }
 
 func wrap(s string, width int) string {

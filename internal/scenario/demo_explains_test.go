@@ -3,8 +3,6 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/sim"
 )
 
@@ -20,16 +17,8 @@ import (
 // rule in words), every test run names its finding, and the demo gives
 // one request total.
 func TestDemo_ExplainsItself(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	t.Parallel()
-	var out, errOut strings.Builder
-	env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
-	if err := Demo(context.Background(), nil, env, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
-		t.Fatalf("demo: %v\n%s", err, errOut.String())
-	}
-	text := out.String()
+	text := sharedDemo(t).out
 	cycles := strings.Count(text, "── cycle ")
 	if whys := strings.Count(text, "\n   why: "); cycles == 0 || whys != cycles {
 		t.Errorf("%d cycles but %d why lines:\n%s", cycles, whys, text)
@@ -72,16 +61,19 @@ func TestRule_CL1_TheLedgerCountsEveryRequestOfTheCyclesThatWriteIt(t *testing.T
 	for _, name := range []string{"demo", "cl1-cost-ledger-reviews-minutes-requests"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sc, err := sim.ParseScenario(demoScenario)
-			if name != "demo" {
-				sc, err = sim.LoadScenario(filepath.Join(scenarioDir(t), name+".yaml"))
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Run(context.Background(), sc, Options{Self: []string{self}})
-			if err != nil {
-				t.Fatal(err)
+			var res Result
+			if name == "demo" {
+				// The built-in demo's one run (builtinDemo).
+				res = sharedDemo(t).res
+			} else {
+				sc, err := sim.LoadScenario(filepath.Join(scenarioDir(t), name+".yaml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err = Run(context.Background(), sc, Options{Self: []string{self}})
+				if err != nil {
+					t.Fatal(err)
+				}
 			}
 			l := res.FinalState.Ledger
 			if l == nil {

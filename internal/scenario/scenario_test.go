@@ -3,12 +3,16 @@ package scenario
 import (
 	"context"
 	"flag"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/sim"
 )
 
@@ -108,12 +112,61 @@ func TestScenarios(t *testing.T) {
 
 // TestDemo runs the built-in demo exactly as `review-loop demo` does.
 func TestDemo(t *testing.T) {
-	progress := runDemo(t, nil, false)
+	t.Parallel()
+	progress := sharedDemo(t).progress()
 	for _, want := range []string{"review RUNNING", "review DONE · CLEAN", "1 active finding(s)\n     · copilot medium calc/calc.go:23 — Max returns the smaller value"} {
 		if !strings.Contains(progress, want) {
 			t.Errorf("the demo never printed %q:\n%s", want, progress)
 		}
 	}
+}
+
+// demoRun is one run of `review-loop demo` (the built-in demo, no flags):
+// what it printed and what the run observed.
+type demoRun struct {
+	out, stderr string
+	res         Result
+}
+
+// builtinDemo plays the built-in demo once for the tests that read that
+// same run (TestDemo, TestDemo_ExplainsItself and the demo case of
+// TestRule_CL1_TheLedgerCountsEveryRequestOfTheCyclesThatWriteIt): they
+// played the identical scenario with identical inputs three times, and
+// the progress, the rule lines and the ledger they check are all of one
+// run. Tests that change the demo's inputs (the quick start's, codex)
+// play their own.
+var builtinDemo = sync.OnceValues(func() (demoRun, error) {
+	var out, errOut strings.Builder
+	env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	res, err := demo(context.Background(), nil, env, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return demoRun{out: out.String(), stderr: errOut.String(), res: res}, err
+})
+
+// sharedDemo is builtinDemo's run for t, which it fails unless the demo
+// met its expectation.
+func sharedDemo(t *testing.T) demoRun {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	d, err := builtinDemo()
+	if err != nil {
+		t.Fatalf("demo: %v\n%s\n%s", err, d.stderr, d.out)
+	}
+	return d
+}
+
+// progress is the cycles' part of the demo's output: from the first cycle
+// to the line that opens the hand-back report.
+func (d demoRun) progress() string {
+	s := d.out
+	if i := strings.Index(s, "── cycle "); i >= 0 {
+		s = s[i:]
+	}
+	if i := strings.Index(s, "\n"+strings.Repeat("═", 76)); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // runDemo runs the built-in demo scenario, changed by edit when it is not
