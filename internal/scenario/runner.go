@@ -137,6 +137,18 @@ type run struct {
 	summary string
 	// gates is the merge gate on the head after each cycle.
 	gates []string
+	// decoded holds the state each status comment body seen so far
+	// decodes to: the runner reads the comment several times a cycle and
+	// it changes at most once, while decoding it (gunzip, JSON) was a
+	// twentieth of this program's CPU.
+	decoded map[string]decodedState
+}
+
+// decodedState is what state.Decode returned for a comment body.
+type decodedState struct {
+	st    state.State
+	found bool
+	err   error
 }
 
 // readOutputs parses a GITHUB_OUTPUT file as the runner does: name=value
@@ -524,11 +536,25 @@ func (r *run) statusComment() (state.State, string, bool) {
 		if !strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), sim.ActionsLogin) {
 			continue
 		}
-		if st, found, err := state.Decode(c.Body); found && err == nil {
-			return st, c.Body, true
+		if d := r.decode(c.Body); d.found && d.err == nil {
+			return d.st, c.Body, true
 		}
 	}
 	return state.State{}, "", false
+}
+
+// decode is state.Decode of body, once per distinct body.
+func (r *run) decode(body string) decodedState {
+	if d, ok := r.decoded[body]; ok {
+		return d
+	}
+	var d decodedState
+	d.st, d.found, d.err = state.Decode(body)
+	if r.decoded == nil {
+		r.decoded = map[string]decodedState{}
+	}
+	r.decoded[body] = d
+	return d
 }
 
 func (r *run) result() Result {
