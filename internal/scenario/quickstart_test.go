@@ -87,9 +87,11 @@ func TestDemo_TheQuickStartInputsReachACleanHandBack(t *testing.T) {
 }
 
 // `fixer: codex` runs the same demo through the world's codex CLI: its
-// reply comes back through the file the prompt names.
+// reply comes back through the file the prompt names. Its test command is
+// the scenarios' (see the package comment): the fixes are the demo's,
+// which the quick start's `go test` already tests.
 func TestDemo_CodexFixerReachesACleanHandBack(t *testing.T) {
 	runDemo(t, func(sc *sim.Scenario) {
-		sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "go test -count=1 {packages}"}
+		sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "gofmt -e -l {packages}"}
 	}, false)
 }
