@@ -18,26 +18,38 @@ import (
 	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
-// The end-to-end tests build the real binary and run `review-loop cycle`
-// as a subprocess with the Actions environment, against the fake GitHub
-// over HTTP.
+// The end-to-end tests run the real binary, `review-loop cycle`, as a
+// subprocess with the Actions environment, against the fake GitHub over
+// HTTP. scripts/test builds it once, the way action.yml does, and names
+// it in REVIEW_LOOP_TEST_BINARY; without that the tests build it
+// themselves, once per process.
+
+// testBinaryEnv names a review-loop binary built from this tree for the
+// tests to run instead of building their own.
+const testBinaryEnv = "REVIEW_LOOP_TEST_BINARY"
 
 var (
 	buildOnce sync.Once
-	binPath   string
+	builtPath string
 	buildErr  error
 )
 
 func binary(t testing.TB) string {
 	t.Helper()
+	if p := os.Getenv(testBinaryEnv); p != "" {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			t.Fatalf("%s=%s is not an executable review-loop binary", testBinaryEnv, p)
+		}
+		return p
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "review-loop-e2e-*")
 		if err != nil {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "review-loop")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/review-loop").CombinedOutput()
+		builtPath = filepath.Join(dir, "review-loop")
+		out, err := exec.Command("go", "build", "-o", builtPath, "../../cmd/review-loop").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -45,7 +57,7 @@ func binary(t testing.TB) string {
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	return binPath
+	return builtPath
 }
 
 const e2eToken = "ghs_e2e_token_must_never_print_42"
@@ -360,6 +372,30 @@ func TestE2E_BadInputFailsWithAnErrorAnnotationAndWritesNothing(t *testing.T) {
 		if e.writes() != 0 {
 			t.Errorf("%s: wrote %+v", tc.name, e.fake.Requests())
 		}
+	}
+}
+
+// scripts/test builds review-loop once and names it in
+// REVIEW_LOOP_TEST_BINARY: the cycles run that file, not one of their own
+// build. The file here is a wrapper that notes its runs and then runs the
+// real binary.
+func TestE2E_RunsTheBinaryTheEnvironmentNames(t *testing.T) {
+	real := binary(t)
+	dir := t.TempDir()
+	wrapper, marker := filepath.Join(dir, "review-loop"), filepath.Join(dir, "ran")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$0 $1\" >>'%s'\nexec '%s' \"$@\"\n", marker, real)
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(testBinaryEnv, wrapper)
+	e := newE2E(t)
+	r := e.run("issue_comment", "{nope", nil)
+	if r.code == 0 || !strings.Contains(r.stdout, "::error") {
+		t.Errorf("exit %d, want the real binary's error annotation\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	ran, err := os.ReadFile(marker)
+	if err != nil || string(ran) != wrapper+" cycle\n" {
+		t.Fatalf("the cycle did not run %s (%v): %q", wrapper, err, ran)
 	}
 }
 

@@ -83,8 +83,21 @@ var warmCache = sync.OnceValues(func() ([]byte, error) {
 	return cmd.CombinedOutput()
 })
 
+// buildReviewLoop writes review-loop to out: a copy of the binary
+// REVIEW_LOOP_TEST_BINARY names (scripts/test builds it once, as
+// action.yml does), or else a build of its own.
 func buildReviewLoop(t testing.TB, out string) {
 	t.Helper()
+	if p := os.Getenv("REVIEW_LOOP_TEST_BINARY"); p != "" {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatalf("REVIEW_LOOP_TEST_BINARY: %v", err)
+		}
+		if err := os.WriteFile(out, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	cmd := exec.Command("go", "build", "-trimpath", "-o", out, "./cmd/review-loop")
 	cmd.Dir, cmd.Env = repoRoot(t), append(os.Environ(), "CGO_ENABLED=0", "GOTOOLCHAIN=local")
 	if b, err := cmd.CombinedOutput(); err != nil {
