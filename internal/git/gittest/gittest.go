@@ -26,21 +26,47 @@ func New(t testing.TB, files map[string]string) *Repo {
 	root := t.TempDir()
 	r := &Repo{Dir: filepath.Join(root, "work"), Remote: filepath.Join(root, "remote.git")}
 	r.git(t, root, "init", "--quiet", "--bare", "--initial-branch=main", r.Remote)
-	r.git(t, root, "clone", "--quiet", r.Remote, r.Dir)
-	r.Git(t, "config", "user.name", "Test")
-	r.Git(t, "config", "user.email", "test@example.com")
-	r.Git(t, "config", "commit.gpgsign", "false")
-	r.Git(t, "checkout", "--quiet", "-b", "main")
+	// The remote stands in for GitHub, which runs no housekeeping in the
+	// pusher's process: without this every push spawned `git gc --auto`.
+	appendConfig(t, filepath.Join(r.Remote, "config"), "[receive]\n\tautogc = false\n")
+	// What `git clone` of the empty remote and three `git config` calls
+	// wrote, in one file: the remote, main's upstream, the identity. No
+	// automatic maintenance after each commit (a no-op process on
+	// repositories this small).
+	r.git(t, root, "init", "--quiet", "--initial-branch=main", r.Dir)
+	appendConfig(t, filepath.Join(r.Dir, ".git", "config"), "[remote \"origin\"]\n\turl = "+configQuote(r.Remote)+
+		"\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"+
+		"[user]\n\tname = Test\n\temail = test@example.com\n[commit]\n\tgpgsign = false\n[maintenance]\n\tauto = false\n")
 	if len(files) == 0 {
 		files = map[string]string{"README.md": "hello\n"}
 	}
 	r.Write(t, files)
 	r.Git(t, "add", "-A")
 	r.Git(t, "commit", "--quiet", "-m", "initial")
-	r.Git(t, "push", "--quiet", "origin", "main")
 	r.Git(t, "checkout", "--quiet", "-b", "feature")
-	r.Git(t, "push", "--quiet", "origin", "feature")
+	r.Git(t, "push", "--quiet", "origin", "main", "feature")
 	return r
+}
+
+// appendConfig appends text to the git config file at path.
+func appendConfig(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// configQuote is s as a quoted git config value.
+func configQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // Write writes files (path → content) into the working tree.
