@@ -43,16 +43,25 @@ func fuzzObservation(engine, review, checkText, comment string) *github.Observat
 // is a finished-review kind the adapter declares, and the view carries
 // that proof for the head (S8).
 func FuzzRule_S8_NeverCleanWithoutARecognisedFinishedReview(f *testing.F) {
+	// Each distinct seed once: a block several samples share (or an
+	// empty one) would run the five engines again on the same input.
+	seen := map[[3]string]bool{}
+	add := func(review, checkText, comment string) {
+		if k := [3]string{review, checkText, comment}; !seen[k] {
+			seen[k] = true
+			f.Add(review, checkText, comment)
+		}
+	}
 	for _, e := range fuzzEngines {
 		for _, s := range samples.Load(f, e) {
 			for _, b := range samples.Blocks(s.Text) {
-				f.Add(b, "", "")
-				f.Add("", b, "")
-				f.Add("", "", b)
+				add(b, "", "")
+				add("", b, "")
+				add("", "", b)
 			}
 		}
 	}
-	f.Add("", "", "")
+	add("", "", "")
 	f.Fuzz(func(t *testing.T, review, checkText, comment string) {
 		for _, e := range fuzzEngines {
 			ok, _, v := cleanOf(t, e, fuzzObservation(e, review, checkText, comment))
