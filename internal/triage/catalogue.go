@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goccy/go-yaml"
 
@@ -76,12 +77,17 @@ func Builtin() *Catalogue {
 }
 
 var builtinPatterns = sync.OnceValue(func() []Pattern {
+	builtinParses.Add(1)
 	c, err := ParsePatterns(builtinYAML)
 	if err != nil {
 		panic("triage: built-in catalogue: " + err.Error())
 	}
 	return c.Patterns
 })
+
+// builtinParses counts the parses of the built-in catalogue (one per
+// process, on first use).
+var builtinParses atomic.Int32
 
 // LoadCatalogue returns the built-in catalogue extended by a repository's
 // .github/review-loop.yml content (nil or empty: built-in only). Repository

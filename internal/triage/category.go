@@ -4,15 +4,18 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
-var builtin = Builtin()
+// builtin is the catalogue Category reads, made on first use: most runs
+// of the binary never triage, and each would pay for the parse at start.
+var builtin = sync.OnceValue(Builtin)
 
 // Category is the normalised no-progress category of a finding (W2) under
 // the built-in catalogue; see (*Catalogue).Category.
-func Category(f loop.Finding) string { return builtin.Category(f) }
+func Category(f loop.Finding) string { return builtin().Category(f) }
 
 // Category is the normalised no-progress category of a finding, so the
 // same nit reworded maps to one category: `<engine>:cosmetic-prose` for
