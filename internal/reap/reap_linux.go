@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,8 +22,12 @@ type proc struct {
 	zombie bool
 }
 
+// tableReads counts the reads of /proc by table.
+var tableReads atomic.Int64
+
 // table reads the parent of every process from /proc/<pid>/stat.
 func table() (map[int]proc, error) {
+	tableReads.Add(1)
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil, err
@@ -67,6 +72,11 @@ func strays(running map[int]bool) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	return straysIn(t, running), nil
+}
+
+// straysIn is strays in the process table t.
+func straysIn(t map[int]proc, running map[int]bool) []int {
 	kids := map[int][]int{}
 	for pid, p := range t {
 		kids[p.ppid] = append(kids[p.ppid], pid)
@@ -84,7 +94,7 @@ func strays(running map[int]bool) ([]int, error) {
 			queue = append(queue, k)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sweep kills every stray and reaps the ones re-parented to us, until
@@ -98,10 +108,7 @@ func sweep(running map[int]bool) error {
 		if err != nil {
 			return err
 		}
-		s, err := strays(running)
-		if err != nil {
-			return err
-		}
+		s := straysIn(t, running)
 		if len(s) == 0 {
 			return nil
 		}
