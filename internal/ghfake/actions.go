@@ -126,7 +126,7 @@ func (f *Fake) BranchSHA(owner, repoName, branch string) string {
 	if branch == "" {
 		branch = r.defaultBranch
 	}
-	return readRef(r.bare, branch)
+	return r.branchSHA(branch)
 }
 
 // workflowID is a stable id for a workflow file (GitHub's are database ids).
@@ -246,11 +246,15 @@ func getWorkflowRun(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 // workflowFileLocked reports whether the default branch has the workflow
 // file named (a workflow with no runs yet still exists).
 func (f *Fake) workflowFileLocked(rp *repo, file string) bool {
-	sha := readRef(rp.bare, rp.defaultBranch)
+	sha := rp.branchSHA(rp.defaultBranch)
 	if sha == "" {
 		return false
 	}
-	_, err := gitObjectCached(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-e", sha+":.github/workflows/"+file)
+	expr := sha + ":.github/workflows/" + file
+	if blob, _, ok := treeLookup(context.Background(), rp, expr); ok { // the listing shared with the GraphQL lookups
+		return blob != ""
+	}
+	_, err := gitObjectCached(context.Background(), rp, "cat-file", "-e", expr)
 	return err == nil
 }
 
@@ -270,7 +274,7 @@ func (f *Fake) workflowRunJSON(rp *repo, run *WorkflowRun) map[string]any {
 		repoRef := map[string]any{"id": rp.id, "url": base, "name": rp.name}
 		prs = append(prs, map[string]any{"id": int64(n), "number": n, "url": fmt.Sprintf("%s/pulls/%d", base, n),
 			"head": map[string]any{"ref": p.HeadRef, "sha": p.headSHA, "repo": repoRef},
-			"base": map[string]any{"ref": p.BaseRef, "sha": readRef(rp.bare, p.BaseRef), "repo": repoRef}})
+			"base": map[string]any{"ref": p.BaseRef, "sha": rp.branchSHA(p.BaseRef), "repo": repoRef}})
 	}
 	person := map[string]any{"name": "ghfake", "email": "ghfake@example.invalid"}
 	actor := run.Actor

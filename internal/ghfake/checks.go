@@ -100,7 +100,7 @@ func createCheckRun(f *Fake, id Identity, w http.ResponseWriter, r *http.Request
 	if rp == nil {
 		return
 	}
-	if _, err := git(r.Context(), "", "--git-dir", rp.bare, "cat-file", "-e", *in.HeadSHA+"^{commit}"); err != nil {
+	if !rp.isCommit(r.Context(), *in.HeadSHA) {
 		unprocessable(w, "No commit found for SHA: "+*in.HeadSHA)
 		return
 	}
@@ -202,6 +202,24 @@ func (f *Fake) checkRunJSON(rp *repo, c *CheckRun) map[string]any {
 	return m
 }
 
+// workflowText is `git cat-file -p <commit>:.github/workflows/<file>`,
+// ok false when git finds nothing there. A file is looked up in the
+// commit's tree listing (treeLookup), which the GraphQL configuration
+// lookups at the same commit share: a file that is not there then costs
+// no git process.
+func workflowText(ctx context.Context, rp *repo, commit, file string) (string, bool) {
+	expr := commit + ":.github/workflows/" + file
+	if sha, typ, ok := treeLookup(ctx, rp, expr); ok && typ != "tree" {
+		if sha == "" {
+			return "", false
+		}
+		text, err := gitObjectCached(ctx, rp, "cat-file", "blob", sha)
+		return text, err == nil
+	}
+	text, err := gitObjectCached(ctx, rp, "cat-file", "-p", expr)
+	return text, err == nil
+}
+
 // dispatchRefused is GitHub's 422 for a workflow_dispatch GitHub refuses:
 // a ref that names no branch ("No ref found for: <ref>"), or a workflow
 // file that, at that ref, has no workflow_dispatch trigger ("Workflow does
@@ -210,12 +228,12 @@ func (f *Fake) checkRunJSON(rp *repo, c *CheckRun) map[string]any {
 // loop's own workflow file, which the loop re-dispatches (W5).
 func dispatchRefused(rp *repo, file, ref string) string {
 	branch := strings.TrimPrefix(ref, "refs/heads/")
-	sha := readRef(rp.bare, branch)
+	sha := rp.branchSHA(branch)
 	if sha == "" {
 		return "No ref found for: " + ref
 	}
-	text, err := gitObjectCached(context.Background(), "", "--git-dir", rp.bare, "cat-file", "-p", sha+":.github/workflows/"+file)
-	if err != nil {
+	text, ok := workflowText(context.Background(), rp, sha, file)
+	if !ok {
 		return ""
 	}
 	if !strings.Contains(text, "workflow_dispatch") {

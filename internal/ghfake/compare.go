@@ -33,6 +33,7 @@ func (f *Fake) outsidePush(owner, repoName string, push func(context.Context, *r
 	if err != nil {
 		return "", err
 	}
+	r.memo.knowCommit(sha)
 	f.mu.Lock()
 	events := f.syncRepoLocked(r)
 	f.mu.Unlock()
@@ -99,12 +100,12 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 	base, head, ok := strings.Cut(r.PathValue("basehead"), "...")
 	resolve := func(ref string) string {
 		if shaRe.MatchString(ref) {
-			if _, err := gitObjectCached(r.Context(), rp.bare, "cat-file", "-e", ref+"^{commit}"); err == nil {
+			if rp.isCommit(r.Context(), ref) {
 				return ref
 			}
 			return ""
 		}
-		return readRef(rp.bare, ref)
+		return rp.branchSHA(ref)
 	}
 	if !ok {
 		notFound(w)
@@ -115,9 +116,9 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 		return
 	}
 	ctx := r.Context()
-	mb, _ := git(ctx, rp.bare, "merge-base", base, head)
-	ahead := atoi(must(git(ctx, rp.bare, "rev-list", "--count", base+".."+head)))
-	behind := atoi(must(git(ctx, rp.bare, "rev-list", "--count", head+".."+base)))
+	mb, _ := gitObjectCached(ctx, rp, "merge-base", base, head)
+	ahead := atoi(must(gitObjectCached(ctx, rp, "rev-list", "--count", base+".."+head)))
+	behind := atoi(must(gitObjectCached(ctx, rp, "rev-list", "--count", head+".."+base)))
 	status := "diverged"
 	switch {
 	case ahead == 0 && behind == 0:
@@ -131,7 +132,7 @@ func compareCommits(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request)
 	html := "https://github.com/" + rp.owner + "/" + rp.name
 	commit := func(sha string) map[string]any { return f.commitJSONLocked(ctx, rp, sha) }
 	commits := []any{}
-	if list := must(git(ctx, rp.bare, "rev-list", "--reverse", base+".."+head)); list != "" {
+	if list := must(gitObjectCached(ctx, rp, "rev-list", "--reverse", base+".."+head)); list != "" {
 		for _, sha := range strings.Fields(list) {
 			commits = append(commits, commit(sha))
 		}
@@ -153,19 +154,19 @@ func filesJSON(ctx context.Context, rp *repo, from, head string) []any {
 	apiBase := fmt.Sprintf("%s/repos/%s/%s", api, rp.owner, rp.name)
 	html := "https://github.com/" + rp.owner + "/" + rp.name
 	files := []any{}
-	for _, line := range strings.Split(must(git(ctx, rp.bare, "diff", "--numstat", "--no-renames", from, head)), "\n") {
+	for _, line := range strings.Split(must(gitObjectCached(ctx, rp, "diff", "--numstat", "--no-renames", from, head)), "\n") {
 		fs := strings.SplitN(line, "\t", 3)
 		if len(fs) < 3 {
 			continue
 		}
-		patch := must(git(ctx, rp.bare, "diff", "--no-color", "--no-renames", from, head, "--", fs[2]))
+		patch := must(gitObjectCached(ctx, rp, "diff", "--no-color", "--no-renames", from, head, "--", fs[2]))
 		if i := strings.Index(patch, "\n@@ "); i >= 0 {
 			patch = patch[i+1:]
 		}
 		st := "modified"
-		if _, err := git(ctx, rp.bare, "cat-file", "-e", head+":"+fs[2]); err != nil {
+		if _, err := gitObjectCached(ctx, rp, "cat-file", "-e", head+":"+fs[2]); err != nil {
 			st = "removed"
-		} else if _, err := git(ctx, rp.bare, "cat-file", "-e", from+":"+fs[2]); err != nil {
+		} else if _, err := gitObjectCached(ctx, rp, "cat-file", "-e", from+":"+fs[2]); err != nil {
 			st = "added"
 		}
 		add, del := atoi(fs[0]), atoi(fs[1])
@@ -182,7 +183,7 @@ func filesJSON(ctx context.Context, rp *repo, from, head string) []any {
 func (f *Fake) commitJSONLocked(ctx context.Context, rp *repo, sha string) map[string]any {
 	apiBase := fmt.Sprintf("%s/repos/%s/%s", api, rp.owner, rp.name)
 	html := "https://github.com/" + rp.owner + "/" + rp.name
-	raw := must(git(ctx, rp.bare, "show", "-s", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%P%x00%B", sha))
+	raw := must(gitObjectCached(ctx, rp, "show", "-s", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%P%x00%B", sha))
 	p := strings.SplitN(raw, "\x00", 8)
 	for len(p) < 8 {
 		p = append(p, "")

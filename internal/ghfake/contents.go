@@ -1,14 +1,11 @@
 package ghfake
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"path"
 	"strconv"
 	"strings"
@@ -28,30 +25,32 @@ func contentsNotFound(w http.ResponseWriter) {
 	writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": contentsDoc})
 }
 
-// gitBytes runs git in the bare repository and returns its untrimmed
-// output (a blob's bytes as they are).
-func gitBytes(ctx context.Context, bare string, args ...string) ([]byte, error) {
-	countGit(bare)
-	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir", bare, "--literal-pathspecs"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+// gitBytes runs git in the bare repository with literal pathspecs and
+// returns its untrimmed output (a blob's bytes as they are); a query
+// about full SHAs is answered once (gitPinned).
+func gitBytes(ctx context.Context, r *repo, args ...string) ([]byte, error) {
+	out, err := r.gitPinned(ctx, true, args...)
+	if err != nil {
+		return nil, err
 	}
-	return out.Bytes(), nil
+	return []byte(out), nil
 }
 
 // resolveContentRef turns ?ref= into a commit: a branch, then a tag, then
 // a commit SHA (full or abbreviated), as GitHub's "the name of the
-// commit/branch/tag" allows; "" when none names a commit.
-func resolveContentRef(ctx context.Context, bare, ref string) string {
+// commit/branch/tag" allows; "" when none names a commit. A branch is
+// read from its ref file (git's refs/heads/<ref>, a commit), so only a
+// name that is not a branch costs git processes.
+func resolveContentRef(ctx context.Context, r *repo, ref string) string {
+	if sha := r.branchSHA(ref); shaRe.MatchString(sha) && !strings.Contains(ref, "..") {
+		return sha
+	}
 	cands := []string{"refs/heads/" + ref, "refs/tags/" + ref}
 	if len(ref) >= 4 && len(ref) <= 40 && strings.Trim(ref, "0123456789abcdefABCDEF") == "" {
 		cands = append(cands, ref)
 	}
 	for _, c := range cands {
-		if out, err := gitBytes(ctx, bare, "rev-parse", "--verify", "--quiet", c+"^{commit}"); err == nil {
+		if out, err := gitBytes(ctx, r, "rev-parse", "--verify", "--quiet", c+"^{commit}"); err == nil {
 			return strings.TrimSpace(string(out))
 		}
 	}
@@ -65,8 +64,8 @@ type treeEntry struct {
 	path           string
 }
 
-func lsTree(ctx context.Context, bare, commit string, paths ...string) ([]treeEntry, error) {
-	out, err := gitBytes(ctx, bare, append([]string{"ls-tree", "-l", "-z", commit, "--"}, paths...)...)
+func lsTree(ctx context.Context, r *repo, commit string, paths ...string) ([]treeEntry, error) {
+	out, err := gitBytes(ctx, r, append([]string{"ls-tree", "-l", "-z", commit, "--"}, paths...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +107,9 @@ func wrapBase64(b []byte) string {
 func getContent(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	rp := f.repos[key(r.PathValue("owner"), r.PathValue("repo"))]
-	var owner, name, bare, def string
+	var owner, name, def string
 	if rp != nil {
-		owner, name, bare, def = rp.owner, rp.name, rp.bare, rp.defaultBranch
+		owner, name, def = rp.owner, rp.name, rp.defaultBranch
 	}
 	f.mu.Unlock()
 	if rp == nil {
@@ -124,14 +123,14 @@ func getContent(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 		ref = def
 	}
 	ctx := r.Context()
-	commit := resolveContentRef(ctx, bare, ref)
+	commit := resolveContentRef(ctx, rp, ref)
 	if commit == "" {
 		contentsNotFound(w)
 		return
 	}
 	c := contentLinks{owner: owner, name: name, ref: ref}
 	if p == "" {
-		es, err := lsTree(ctx, bare, commit)
+		es, err := lsTree(ctx, rp, commit)
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, map[string]any{"message": err.Error()})
 			return
@@ -139,14 +138,14 @@ func getContent(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, c.listing(es))
 		return
 	}
-	es, err := lsTree(ctx, bare, commit, p)
+	es, err := lsTree(ctx, rp, commit, p)
 	if err != nil || len(es) != 1 || es[0].path != p {
 		contentsNotFound(w)
 		return
 	}
 	e := es[0]
 	if e.typ == "tree" {
-		kids, err := lsTree(ctx, bare, commit, p+"/")
+		kids, err := lsTree(ctx, rp, commit, p+"/")
 		if err != nil {
 			writeJSON(w, http.StatusInternalServerError, map[string]any{"message": err.Error()})
 			return
@@ -157,11 +156,11 @@ func getContent(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	m := c.entry(e)
 	if e.typ == "commit" {
 		// A submodule answers the URL .gitmodules gives its path.
-		m["submodule_git_url"] = submoduleURL(ctx, bare, commit, p)
+		m["submodule_git_url"] = submoduleURL(ctx, rp, commit, p)
 		writeJSON(w, http.StatusOK, m)
 		return
 	}
-	blob, err := gitBytes(ctx, bare, "cat-file", "blob", e.sha)
+	blob, err := gitBytes(ctx, rp, "cat-file", "blob", e.sha)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": err.Error()})
 		return
@@ -180,15 +179,15 @@ func getContent(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 
 // submoduleURL reads the url of the submodule at path p from the
 // commit's .gitmodules ("" when absent).
-func submoduleURL(ctx context.Context, bare, commit, p string) string {
-	out, err := gitBytes(ctx, bare, "config", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
+func submoduleURL(ctx context.Context, r *repo, commit, p string) string {
+	out, err := gitBytes(ctx, r, "config", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
 	if err != nil {
 		return ""
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		k, v, _ := strings.Cut(line, " ")
 		if v == p {
-			u, err := gitBytes(ctx, bare, "config", "--blob", commit+":.gitmodules", "--get", strings.TrimSuffix(k, ".path")+".url")
+			u, err := gitBytes(ctx, r, "config", "--blob", commit+":.gitmodules", "--get", strings.TrimSuffix(k, ".path")+".url")
 			if err == nil {
 				return strings.TrimSpace(string(u))
 			}

@@ -104,6 +104,7 @@ type repo struct {
 	secrets       map[string]bool        // Actions secret names (SetSecret)
 	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
 	rulesets      []*Ruleset             // AddRuleset (rulesets.go)
+	memo          objectMemo             // answers about objects named by SHA (git.go)
 }
 
 type pr struct {
@@ -536,6 +537,7 @@ func (f *Fake) CreatePR(owner, repoName string, o PROptions) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("creating head branch %s: %w", o.Head, err)
 	}
+	r.memo.knowCommit(sha)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.userLocked(o.Author)
@@ -575,14 +577,21 @@ func (f *Fake) syncRepoLocked(r *repo) []PushEvent {
 }
 
 func (f *Fake) syncPRLocked(p *pr) (PushEvent, bool) {
-	sha := readRef(p.repo.bare, p.HeadRef)
+	sha := p.repo.branchSHA(p.HeadRef)
 	if sha == "" || sha == p.headSHA {
 		return PushEvent{}, false
 	}
 	before := p.headSHA
-	changed, _ := git(context.Background(), p.repo.bare, "diff", "--name-only", before, sha)
+	ctx := context.Background()
+	changed, _ := gitObjectCached(ctx, p.repo, "diff", "--name-only", before, sha)
 	files := strings.Split(changed, "\n")
-	count, err := git(context.Background(), p.repo.bare, "rev-list", "--count", p.BaseRef+".."+sha)
+	// The base branch read from its ref file, so the count is asked
+	// about two SHAs (and kept) rather than a name that moves.
+	base := p.BaseRef
+	if s := p.repo.branchSHA(p.BaseRef); s != "" {
+		base = s
+	}
+	count, err := gitObjectCached(ctx, p.repo, "rev-list", "--count", base+".."+sha)
 	p.commits = append(p.commits, sha)
 	if n := atoi(count); err == nil && n > 0 {
 		for len(p.commits) < n {

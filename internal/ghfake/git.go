@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -202,33 +203,208 @@ func readRef(bare, branch string) string {
 	return ""
 }
 
-// objects caches the answers of git commands that name their objects by
-// SHA only: a SHA's content never changes, so each answer (found or not)
-// holds for the life of the repository. Every `git` process costs
-// milliseconds, and the GraphQL and contents handlers ask the same
-// questions on every cycle.
-var objects sync.Map // dir + NUL + args → objectAnswer
+// branchSHA is readRef on r's bare repository; the commit it names is
+// recorded as known (see knowCommit).
+func (r *repo) branchSHA(branch string) string {
+	sha := readRef(r.bare, branch)
+	if !slices.Contains(strings.Split(branch, "/"), "..") {
+		r.memo.knowCommit(sha)
+	}
+	return sha
+}
+
+// objectMemo keeps, for one bare repository, the answers of read-only git
+// queries that name every revision by full SHA: a commit's content, its
+// trees and its ancestry never change, so each answer holds for the life
+// of the repository. Every git process costs milliseconds, and the
+// GraphQL, compare, commit and contents handlers ask the same questions on
+// every cycle. A query naming a branch (or HEAD, or an abbreviated SHA) is
+// never kept: pinnedQuery allows only full SHAs.
+type objectMemo struct {
+	answers sync.Map // variant + NUL + args → objectAnswer
+	objects sync.Map // SHA → true: objects known to exist
+	commits sync.Map // SHA → true: commits known to exist (a branch's tip, a commit written)
+}
 
 type objectAnswer struct {
-	out string
+	out string // untrimmed
 	err error
 }
 
-// gitObjectCached is git for a command whose answer depends only on the
-// object SHAs in args. A failure is kept only when git ran and said no
-// (exit status 1 or 128: no such object or path), never when it could
-// not run.
-func gitObjectCached(ctx context.Context, dir string, args ...string) (string, error) {
-	key := dir + "\x00" + strings.Join(args, "\x00")
-	if a, ok := objects.Load(key); ok {
-		return a.(objectAnswer).out, a.(objectAnswer).err
+// knowCommit records that sha, read from a branch ref or written by the
+// fake, is a commit of the repository: git keeps only commits in
+// refs/heads, and an object never leaves a repository the fake does not
+// collect garbage in.
+func (m *objectMemo) knowCommit(sha string) {
+	if shaRe.MatchString(sha) {
+		m.commits.Store(sha, true)
+		m.objects.Store(sha, true)
 	}
-	out, err := git(ctx, dir, args...)
+}
+
+// isCommit answers `git cat-file -e SHA^{commit}` for a full SHA: from
+// the commits known, else from git, keeping a yes (a commit can appear
+// later, never disappear).
+func (r *repo) isCommit(ctx context.Context, sha string) bool {
+	if !shaRe.MatchString(sha) {
+		return false
+	}
+	if _, ok := r.memo.commits.Load(sha); ok {
+		return true
+	}
+	if _, err := gitObjectCached(ctx, r, "cat-file", "-e", sha+"^{commit}"); err != nil {
+		return false
+	}
+	r.memo.knowCommit(sha)
+	return true
+}
+
+// gitObjectCached is git in r's bare repository for a read-only query:
+// kept when pinnedQuery allows it, run every time otherwise. Its output is
+// trimmed, as git's.
+func gitObjectCached(ctx context.Context, r *repo, args ...string) (string, error) {
+	out, err := r.gitPinned(ctx, false, args...)
+	return strings.TrimSpace(out), err
+}
+
+// gitPinned runs a read-only git query in r's bare repository (with
+// --literal-pathspecs when literal) and returns its output untrimmed. The
+// answer is kept when pinnedQuery allows it: a success always; a failure
+// only when git ran and said no (exit status 1 or 128) about objects that
+// all exist, so a "no such path" or "no merge base" is kept but a
+// "no such commit" is not (it may be pushed later). The counted git
+// processes (gitRuns) are those started.
+func (r *repo) gitPinned(ctx context.Context, literal bool, args ...string) (string, error) {
+	shas, pinned := pinnedQuery(args)
+	key := "g\x00"
+	if literal {
+		key = "l\x00"
+	}
+	key += strings.Join(args, "\x00")
+	if pinned {
+		if a, ok := r.memo.answers.Load(key); ok {
+			return a.(objectAnswer).out, a.(objectAnswer).err
+		}
+	}
+	out, err := runGitDir(ctx, r.bare, literal, args...)
+	if !pinned {
+		return out, err
+	}
+	if err == nil {
+		if args[0] != "rev-parse" { // rev-parse --verify names a full SHA without reading it
+			for _, s := range shas {
+				r.memo.objects.Store(s, true)
+			}
+		}
+		r.memo.answers.Store(key, objectAnswer{out, nil})
+		return out, nil
+	}
 	var exit *exec.ExitError
-	if err == nil || errors.As(err, &exit) {
-		objects.Store(key, objectAnswer{out, err})
+	if ctx.Err() != nil || !errors.As(err, &exit) || (exit.ExitCode() != 1 && exit.ExitCode() != 128) {
+		return out, err
 	}
+	if args[0] == "cat-file" && args[1] == "-e" && !strings.Contains(args[2], ":") {
+		return out, err // "no such object": it may be pushed later
+	}
+	for _, s := range shas {
+		if !r.objectExists(ctx, s) {
+			return out, err
+		}
+	}
+	r.memo.answers.Store(key, objectAnswer{out, err})
 	return out, err
+}
+
+// objectExists is `git cat-file -e SHA`, keeping a yes.
+func (r *repo) objectExists(ctx context.Context, sha string) bool {
+	if _, ok := r.memo.objects.Load(sha); ok {
+		return true
+	}
+	if _, err := runGitDir(ctx, r.bare, false, "cat-file", "-e", sha); err != nil {
+		return false
+	}
+	r.memo.objects.Store(sha, true)
+	return true
+}
+
+// runGitDir runs git on the bare repository and returns its untrimmed
+// output.
+func runGitDir(ctx context.Context, bare string, literal bool, args ...string) (string, error) {
+	countGit(bare)
+	pre := []string{"--git-dir", bare}
+	if literal {
+		pre = append(pre, "--literal-pathspecs")
+	}
+	cmd := exec.CommandContext(ctx, "git", append(pre, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out.String(), nil
+}
+
+// The read-only subcommands a kept query may run, and the options that
+// do not bring refs, notes, the clock or the configuration into its
+// answer (an allow-list: anything else runs every time).
+var (
+	pinnedCommands = map[string]bool{"merge-base": true, "diff": true, "ls-tree": true, "cat-file": true,
+		"show": true, "rev-list": true, "rev-parse": true}
+	pinnedOptions = map[string]bool{"-e": true, "-p": true, "-t": true, "-s": true, "-r": true, "-z": true,
+		"-l": true, "-q": true, "--name-only": true, "--numstat": true, "--no-renames": true, "--no-color": true,
+		"--no-ext-diff": true, "--count": true, "--reverse": true, "--verify": true, "--quiet": true, "--full-tree": true}
+	// pinnedFormat is a --format= of placeholders that read the commit
+	// only (no %d decorations, %N notes, %G signatures or dates relative
+	// to now).
+	pinnedFormat = regexp.MustCompile(`^--format=([^%]|%(an|ae|aI|cn|ce|cI|P|B|H|T|s|x00|n))*$`)
+)
+
+// pinnedQuery reports whether git answers args the same for the life of
+// the repository — a read-only subcommand, allowed options, and every
+// revision a full SHA (alone, with ^, ^{commit}, ^{tree} or :path, or
+// two in a range) — and the SHAs it names.
+func pinnedQuery(args []string) ([]string, bool) {
+	if len(args) < 2 || !pinnedCommands[args[0]] {
+		return nil, false
+	}
+	var shas []string
+	for i, a := range args[1:] {
+		switch {
+		case a == "--": // paths follow: they name nothing that can change
+			return shas, len(shas) > 0
+		case strings.HasPrefix(a, "--format="):
+			if !pinnedFormat.MatchString(a) {
+				return nil, false
+			}
+		case strings.HasPrefix(a, "-"):
+			if !pinnedOptions[a] {
+				return nil, false
+			}
+		case args[0] == "cat-file" && i == 0 && (a == "blob" || a == "tree" || a == "commit"):
+		default:
+			sides := []string{a}
+			if !strings.Contains(a, ":") {
+				if l, r, ok := strings.Cut(a, "..."); ok {
+					sides = []string{l, r}
+				} else if l, r, ok := strings.Cut(a, ".."); ok {
+					sides = []string{l, r}
+				}
+			}
+			for _, s := range sides {
+				if len(s) < 40 || !shaRe.MatchString(s[:40]) {
+					return nil, false
+				}
+				switch rest := s[40:]; {
+				case rest == "", rest == "^", rest == "^{commit}", rest == "^{tree}", strings.HasPrefix(rest, ":"):
+				default:
+					return nil, false
+				}
+				shas = append(shas, s[:40])
+			}
+		}
+	}
+	return shas, len(shas) > 0
 }
 
 // pinHead turns a revision expression starting with HEAD or a branch

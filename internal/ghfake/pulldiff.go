@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -49,13 +47,13 @@ func getPull(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	base := readRef(rp.bare, p.BaseRef)
-	mb, err := gitObjectCached(ctx, rp.bare, "merge-base", base, p.headSHA)
+	base := rp.branchSHA(p.BaseRef)
+	mb, err := gitObjectCached(ctx, rp, "merge-base", base, p.headSHA)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 		return
 	}
-	diff, err := rawDiff(ctx, rp.bare, mb, p.headSHA)
+	diff, err := rawDiff(ctx, rp, mb, p.headSHA)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 		return
@@ -82,13 +80,11 @@ func tooLarge(w http.ResponseWriter, msg string) {
 		"documentation_url": "https://docs.github.com/rest/pulls/pulls#get-a-pull-request", "status": "406"})
 }
 
-// rawDiff is `git diff from to` byte for byte (git() trims its output).
-func rawDiff(ctx context.Context, bare, from, to string) ([]byte, error) {
-	countGit(bare)
-	cmd := exec.CommandContext(ctx, "git", "diff", "--no-color", "--no-ext-diff", from, to)
-	cmd.Dir = bare
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
-	return cmd.Output()
+// rawDiff is `git diff from to` byte for byte (git() trims its output),
+// kept for a pair of SHAs.
+func rawDiff(ctx context.Context, r *repo, from, to string) ([]byte, error) {
+	out, err := r.gitPinned(ctx, false, "diff", "--no-color", "--no-ext-diff", from, to)
+	return []byte(out), err
 }
 
 // pullJSON is the pull request as pulls/get answers it as JSON.
@@ -120,18 +116,18 @@ func getCommit(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("ref")
 	sha := ref
 	if !shaRe.MatchString(ref) {
-		sha = readRef(rp.bare, ref)
+		sha = rp.branchSHA(ref)
 	}
 	if sha == "" || strings.HasPrefix(sha, "-") {
 		notFound(w)
 		return
 	}
-	if _, err := gitObjectCached(ctx, rp.bare, "cat-file", "-e", sha+"^{commit}"); err != nil {
+	if !rp.isCommit(ctx, sha) {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "No commit found for SHA: " + ref,
 			"documentation_url": "https://docs.github.com/rest/commits/commits#get-a-commit", "status": "422"})
 		return
 	}
-	parent, _ := git(ctx, rp.bare, "rev-parse", "--verify", "-q", sha+"^")
+	parent, _ := gitObjectCached(ctx, rp, "rev-parse", "--verify", "-q", sha+"^")
 	from := parent
 	if from == "" {
 		from = must(git(ctx, rp.bare, "hash-object", "-t", "tree", "/dev/null")) // the empty tree
@@ -154,11 +150,11 @@ func getCommit(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 // SHAs only, so they are asked once per pair (every read of the PR asks).
 func (p *pr) changedFiles() int {
 	ctx := context.Background()
-	mb, err := gitObjectCached(ctx, p.repo.bare, "merge-base", readRef(p.repo.bare, p.BaseRef), p.headSHA)
+	mb, err := gitObjectCached(ctx, p.repo, "merge-base", p.repo.branchSHA(p.BaseRef), p.headSHA)
 	if err != nil {
 		return 0
 	}
-	names, _ := gitObjectCached(ctx, p.repo.bare, "diff", "--name-only", mb, p.headSHA)
+	names, _ := gitObjectCached(ctx, p.repo, "diff", "--name-only", mb, p.headSHA)
 	if names == "" {
 		return 0
 	}

@@ -139,21 +139,22 @@ func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
 	if expression != "" {
 		rev = expression
 	}
-	run := git
+	// A revision pinned to a SHA is answered once (gitObjectCached keeps
+	// only queries naming full SHAs); any other runs every time.
 	if pinned, ok := pinHead(r.bare, rev); ok {
-		rev, run = pinned, gitObjectCached
+		rev = pinned
 	}
-	sha, typ, ok := treeLookup(ctx, r.bare, rev)
+	sha, typ, ok := treeLookup(ctx, r, rev)
 	if ok && sha == "" {
 		return nil, nil
 	}
 	if !ok {
 		var err error
-		sha, err = run(ctx, r.bare, "rev-parse", "--verify", "--quiet", rev)
+		sha, err = gitObjectCached(ctx, r, "rev-parse", "--verify", "--quiet", rev)
 		if err != nil || sha == "" {
 			return nil, nil
 		}
-		typ, err = gitObjectCached(ctx, r.bare, "cat-file", "-t", sha)
+		typ, err = gitObjectCached(ctx, r, "cat-file", "-t", sha)
 		if err != nil {
 			return nil, nil
 		}
@@ -176,7 +177,7 @@ func (e *gqlExec) gitObject(r *repo, expression, oid string) (any, error) {
 // cat-file before. A path not in the tree is found with an empty sha;
 // ok is false when the expression is not of that form or the listing
 // cannot answer it (a submodule's commit), for rev-parse to answer.
-func treeLookup(ctx context.Context, bare, expr string) (sha, typ string, ok bool) {
+func treeLookup(ctx context.Context, r *repo, expr string) (sha, typ string, ok bool) {
 	commit, path, found := strings.Cut(expr, ":")
 	if !found || len(commit) != 40 || strings.Trim(commit, "0123456789abcdef") != "" || path == "" {
 		return "", "", false
@@ -186,7 +187,7 @@ func treeLookup(ctx context.Context, bare, expr string) (sha, typ string, ok boo
 			return "", "", false
 		}
 	}
-	list, err := gitObjectCached(ctx, bare, "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+	list, err := gitObjectCached(ctx, r, "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
 	if err != nil {
 		return "", "", false
 	}
@@ -215,7 +216,7 @@ func (e *gqlExec) treeObj(r *repo, sha, dir string) *obj {
 		case "oid":
 			return sha, nil
 		case "entries":
-			out, err := gitObjectCached(context.Background(), r.bare, "ls-tree", sha)
+			out, err := gitObjectCached(context.Background(), r, "ls-tree", sha)
 			if err != nil {
 				return nil, err
 			}
@@ -265,7 +266,7 @@ func (e *gqlExec) blobObj(r *repo, sha string) *obj {
 		case "oid":
 			return sha, nil
 		case "text", "byteSize", "isBinary":
-			text, err := gitObjectCached(context.Background(), r.bare, "cat-file", "blob", sha)
+			text, err := gitObjectCached(context.Background(), r, "cat-file", "blob", sha)
 			if err != nil {
 				return nil, err
 			}
@@ -435,7 +436,7 @@ func (e *gqlExec) prObj(p *pr) *obj {
 		case "baseRefName":
 			return p.BaseRef, nil
 		case "baseRefOid":
-			return readRef(r.bare, p.BaseRef), nil
+			return r.branchSHA(p.BaseRef), nil
 		case "changedFiles":
 			return p.changedFiles(), nil
 		case "isCrossRepository":

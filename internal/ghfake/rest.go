@@ -469,7 +469,7 @@ func getBranch(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	sha := readRef(rp.bare, branch)
+	sha := rp.branchSHA(branch)
 	if sha == "" {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Branch not found", "documentation_url": "https://docs.github.com/rest"})
 		return
@@ -609,7 +609,7 @@ func (f *Fake) pullSimpleJSON(p *pr) map[string]any {
 	ref := func(branch, sha string) map[string]any {
 		return map[string]any{"label": r.owner + ":" + branch, "ref": branch, "sha": sha, "user": f.simpleUser(r.owner), "repo": f.repoJSON(r)}
 	}
-	baseSHA := readRef(r.bare, p.BaseRef)
+	baseSHA := r.branchSHA(p.BaseRef)
 	var reviewers []any
 	for _, l := range p.Requested {
 		reviewers = append(reviewers, f.simpleUser(l))
