@@ -38,14 +38,21 @@ func gitBytes(ctx context.Context, r *repo, args ...string) ([]byte, error) {
 
 // resolveContentRef turns ?ref= into a commit: a branch, then a tag, then
 // a commit SHA (full or abbreviated), as GitHub's "the name of the
-// commit/branch/tag" allows; "" when none names a commit. A branch is
-// read from its ref file (git's refs/heads/<ref>, a commit), so only a
-// name that is not a branch costs git processes.
+// commit/branch/tag" allows; "" when none names a commit. The ref files
+// are read first (a branch's tip is a commit; a ref that is in neither
+// its loose file nor packed-refs is one git would not find), so only a
+// tag or a SHA costs a git process, once for a full SHA (gitPinned).
 func resolveContentRef(ctx context.Context, r *repo, ref string) string {
-	if sha := r.branchSHA(ref); shaRe.MatchString(sha) && !strings.Contains(ref, "..") {
+	plain := !strings.Contains(ref, "..")
+	if sha := r.branchSHA(ref); shaRe.MatchString(sha) && plain {
 		return sha
 	}
-	cands := []string{"refs/heads/" + ref, "refs/tags/" + ref}
+	var cands []string
+	for _, c := range []string{"refs/heads/" + ref, "refs/tags/" + ref} {
+		if !plain || readRefFile(r.bare, c) != "" {
+			cands = append(cands, c)
+		}
+	}
 	if len(ref) >= 4 && len(ref) <= 40 && strings.Trim(ref, "0123456789abcdefABCDEF") == "" {
 		cands = append(cands, ref)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -74,7 +76,12 @@ func countGit(dir string) {
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	countGit(dir)
+	return gitCounted(ctx, dir, dir, args...)
+}
+
+// gitCounted is git counted under the repository counted (gitRuns).
+func gitCounted(ctx context.Context, counted, dir string, args ...string) (string, error) {
+	countGit(counted)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -89,9 +96,16 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	return strings.TrimSpace(out.String()), nil
 }
 
-// initBare creates a bare repository with one commit on branch.
+// initBare creates a bare repository with one commit on branch: the
+// files `git init -q --bare -b BRANCH` writes, copied from the one
+// repository initialised per branch name and file system (bareTemplate),
+// then the pre-receive hook and the first commit.
 func initBare(ctx context.Context, dir, branch string) error {
-	if _, err := git(ctx, "", "init", "-q", "--bare", "-b", branch, dir); err != nil {
+	if t := bareTemplateFor(ctx, filepath.Dir(dir), branch); t != nil {
+		if err := t.copyTo(dir); err != nil {
+			return err
+		}
+	} else if err := gitInit(ctx, dir, branch); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "hooks", "pre-receive"), []byte(preReceive), 0o755); err != nil {
@@ -99,6 +113,122 @@ func initBare(ctx context.Context, dir, branch string) error {
 	}
 	_, err := commitFiles(ctx, dir, branch, "", map[string]string{"README.md": "# fake repository\n"}, "Initial commit")
 	return err
+}
+
+// gitInit is `git init -q --bare -b branch dir`, counted as the
+// repository's.
+func gitInit(ctx context.Context, dir, branch string) error {
+	_, err := gitCounted(ctx, dir, "", "init", "-q", "--bare", "-b", branch, dir)
+	return err
+}
+
+// bareTemplate is what `git init -q --bare -b BRANCH` writes, read from
+// one such repository: every directory and file with its mode. git's
+// choices in it (core.filemode, core.symlinks, core.ignorecase …) are
+// probes of the file system, so a template serves one file system.
+type bareTemplate struct {
+	entries []templateEntry // parents before children
+}
+
+type templateEntry struct {
+	rel  string
+	mode fs.FileMode
+	data []byte // nil for a directory
+}
+
+type templateKey struct {
+	branch string
+	dev    uint64
+}
+
+var bareTemplates sync.Map // templateKey → *bareTemplateOnce
+
+type bareTemplateOnce struct {
+	once sync.Once
+	t    *bareTemplate
+}
+
+// bareTemplateFor is the template for branch on parent's file system,
+// made on first use by git init in a directory beside the repositories;
+// nil when it cannot be made (the caller runs git init itself).
+func bareTemplateFor(ctx context.Context, parent, branch string) *bareTemplate {
+	st, err := os.Stat(parent)
+	if err != nil {
+		return nil
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	v, _ := bareTemplates.LoadOrStore(templateKey{branch, uint64(sys.Dev)}, new(bareTemplateOnce))
+	o := v.(*bareTemplateOnce)
+	o.once.Do(func() { o.t = makeBareTemplate(ctx, parent, branch) })
+	return o.t
+}
+
+func makeBareTemplate(ctx context.Context, parent, branch string) *bareTemplate {
+	tmp, err := os.MkdirTemp(parent, ".ghfake-template-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "t.git")
+	if err := gitInit(ctx, dir, branch); err != nil {
+		return nil
+	}
+	t := &bareTemplate{}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		e := templateEntry{rel: rel, mode: info.Mode()}
+		switch {
+		case d.IsDir():
+		case info.Mode().IsRegular():
+			if e.data, err = os.ReadFile(p); err != nil {
+				return err
+			}
+			if e.data == nil {
+				e.data = []byte{}
+			}
+		default:
+			return fmt.Errorf("%s is neither a file nor a directory", rel)
+		}
+		t.entries = append(t.entries, e)
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// copyTo writes the template's directories and files under dir.
+func (t *bareTemplate) copyTo(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	for _, e := range t.entries {
+		p := filepath.Join(dir, e.rel)
+		var err error
+		if e.data == nil {
+			err = os.Mkdir(p, e.mode.Perm())
+		} else {
+			err = os.WriteFile(p, e.data, e.mode.Perm())
+		}
+		if err != nil {
+			return fmt.Errorf("copying the bare repository template: %w", err)
+		}
+	}
+	return nil
 }
 
 // commitFiles commits files on top of from (a branch; empty for a root
@@ -188,7 +318,13 @@ func refusePush(bare, ref string) error {
 // readRef reads a branch tip straight from the bare repository's files,
 // so pushes made by anyone are seen on the next request.
 func readRef(bare, branch string) string {
-	if b, err := os.ReadFile(filepath.Join(bare, "refs", "heads", filepath.FromSlash(branch))); err == nil {
+	return readRefFile(bare, "refs/heads/"+branch)
+}
+
+// readRefFile is the content of the ref named in full (refs/…), from its
+// loose file or packed-refs; "" when it is in neither.
+func readRefFile(bare, ref string) string {
+	if b, err := os.ReadFile(filepath.Join(bare, filepath.FromSlash(ref))); err == nil {
 		return strings.TrimSpace(string(b))
 	}
 	b, err := os.ReadFile(filepath.Join(bare, "packed-refs"))
@@ -196,7 +332,7 @@ func readRef(bare, branch string) string {
 		return ""
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if sha, ref, ok := strings.Cut(line, " "); ok && ref == "refs/heads/"+branch {
+		if sha, name, ok := strings.Cut(line, " "); ok && name == ref {
 			return sha
 		}
 	}
