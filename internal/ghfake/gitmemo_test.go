@@ -173,7 +173,9 @@ func clonePush(t *testing.T, f *ghfake.Fake, branch string, files map[string]str
 // A query by branch name is never kept under the name: after a push moves
 // the branch (by git, behind the fake's back), compare, commit and
 // contents answer from the new tip; after a push the fake sees (its own
-// commit, as over its git server), so does the PR's diff.
+// commit, as over its git server), so does the PR's diff. A GraphQL
+// object(expression:) git must resolve by name (feature~0) is asked
+// again.
 func TestGitMemo_aBranchMovedByAPushIsSeenByTheNextRequest(t *testing.T) {
 	t.Parallel()
 	f, _ := memoFixture(t)
@@ -186,6 +188,11 @@ func TestGitMemo_aBranchMovedByAPushIsSeenByTheNextRequest(t *testing.T) {
 		_, b := request(t, f, "GET", "/repos/octo/demo/pulls/1", "application/vnd.github.diff", "")
 		return string(b)
 	}
+	const q = `{"query":"{ repository(owner: \"octo\", name: \"demo\") { m: object(expression: \"feature~0:moved.txt\") { oid } } }"}`
+	reads = append(reads, [3]string{"/graphql", q, `"m":{"oid"`})
+	if _, b := request(t, f, "POST", "/graphql", "", q); !strings.Contains(string(b), `"m":null`) {
+		t.Fatalf("feature~0:moved.txt before the push: %s", b)
+	}
 	if d := diff(); strings.Contains(d, "again.txt") {
 		t.Fatalf("the PR's diff before the push: %s", d)
 	}
@@ -196,7 +203,11 @@ func TestGitMemo_aBranchMovedByAPushIsSeenByTheNextRequest(t *testing.T) {
 	}
 	_, sha := clonePush(t, f, "feature", map[string]string{"moved.txt": "moved\n"}, true)
 	for _, r := range reads {
-		if st, b := request(t, f, "GET", r[0], r[1], ""); st != 200 || !strings.Contains(string(b), r[2]) {
+		method, accept, body := "GET", r[1], ""
+		if r[0] == "/graphql" {
+			method, accept, body = "POST", "", r[1]
+		}
+		if st, b := request(t, f, method, r[0], accept, body); st != 200 || !strings.Contains(string(b), r[2]) {
 			t.Errorf("%s after the push to %s: %d, no %q in %s", r[0], sha, st, r[2], b)
 		}
 	}
@@ -237,5 +248,88 @@ func TestGitMemo_aCommitAskedAboutBeforeItIsPushedIsFoundAfter(t *testing.T) {
 		if st, b := request(t, f, a.method, a.path, "", a.body); st != a.after {
 			t.Errorf("%s %s after the push: %d %s, want %d", a.method, a.path, st, b, a.after)
 		}
+	}
+}
+
+// A repository is the files `git init -q --bare -b BRANCH` writes, copied
+// from one such repository per branch name and file system, then the
+// pre-receive hook and the first commit: AddRepo starts one git process in
+// it (the commit). The copy holds every directory and file of a fresh
+// git init with the same mode and bytes, git finds nothing wrong with it,
+// and its hook still refuses a push to the protected default branch.
+func TestInitTemplate_aCopiedRepositoryIsWhatGitInitWrites(t *testing.T) {
+	t.Parallel()
+	const branch = "template-check"
+	f := ghfake.New(ghfake.Options{})
+	t.Cleanup(f.Close)
+	for _, name := range []string{"first", "second"} {
+		if err := f.AddRepo("octo", name, branch); err != nil {
+			t.Fatal(err)
+		}
+		if n := ghfake.GitRuns(f, "octo", name); n != 1 {
+			t.Errorf("AddRepo of octo/%s started %d git processes in it, want 1 (its first commit)", name, n)
+		}
+	}
+	bare := strings.TrimPrefix(f.CloneURL("octo", "second"), "file://")
+	fresh := filepath.Join(t.TempDir(), "fresh.git")
+	git := func(dir string, args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	if out, err := git("", "init", "-q", "--bare", "-b", branch, fresh); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	err := filepath.WalkDir(fresh, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == fresh {
+			return err
+		}
+		rel, _ := filepath.Rel(fresh, p)
+		want, _ := os.Lstat(p)
+		got, err := os.Lstat(filepath.Join(bare, rel))
+		if err != nil {
+			t.Errorf("%s of git init is not in the copy: %v", rel, err)
+			return nil
+		}
+		if got.Mode() != want.Mode() {
+			t.Errorf("%s: mode %v, git init's %v", rel, got.Mode(), want.Mode())
+		}
+		if !d.IsDir() {
+			a, _ := os.ReadFile(p)
+			b, _ := os.ReadFile(filepath.Join(bare, rel))
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s: %q, git init's %q", rel, b, a)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := git("", "--git-dir", bare, "fsck", "--strict", "--no-dangling"); err != nil || out != "" {
+		t.Errorf("git fsck of the copy: %v: %s", err, out)
+	}
+	if out, err := git("", "--git-dir", bare, "rev-parse", "--verify", "--quiet", branch+"^{commit}"); err != nil || out != f.BranchSHA("octo", "second", branch) {
+		t.Errorf("git rev-parse %s: %v %q, the fake's %q", branch, err, out, f.BranchSHA("octo", "second", branch))
+	}
+	if out, err := git("", "--git-dir", bare, "config", "--bool", "core.bare"); err != nil || out != "true" {
+		t.Errorf("core.bare: %v %q", err, out)
+	}
+	clone := t.TempDir()
+	for _, args := range [][]string{{"clone", "-q", "file://" + bare, "."}, {"commit", "-q", "--allow-empty", "-m", "x"}} {
+		if out, err := git(clone, args...); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if out, err := git(clone, "push", "-q", "origin", "HEAD:refs/heads/"+branch); err == nil || !strings.Contains(out, "GH006: Protected branch update failed for refs/heads/"+branch) {
+		t.Errorf("push to the protected default branch: %v: %s", err, out)
+	}
+	if err := f.SetProtected("octo", "second", branch, false); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := git(clone, "push", "-q", "origin", "HEAD:refs/heads/"+branch); err != nil {
+		t.Errorf("push once unprotected: %v: %s", err, out)
 	}
 }
