@@ -583,8 +583,13 @@ func (f *Fake) syncPRLocked(p *pr) (PushEvent, bool) {
 	}
 	before := p.headSHA
 	ctx := context.Background()
-	changed, _ := gitObjectCached(ctx, p.repo, "diff", "--name-only", before, sha)
-	files := strings.Split(changed, "\n")
+	// The files the push changed matter only to threads not yet
+	// outdated: with none, git is not asked.
+	var files []string
+	if slices.ContainsFunc(p.Threads, func(t *Thread) bool { return !t.Outdated }) {
+		changed, _ := gitObjectCached(ctx, p.repo, "diff", "--name-only", before, sha)
+		files = strings.Split(changed, "\n")
+	}
 	// The base branch read from its ref file, so the count is asked
 	// about two SHAs (and kept) rather than a name that moves.
 	base := p.BaseRef

@@ -64,11 +64,14 @@ func TestPushCommit_RefusedAsAPushWouldBe(t *testing.T) {
 	}
 }
 
-// The fake's own commit on a PR's head is three git processes (fast-import,
-// then the PR's files that changed and its commit count), and reading a
-// PR again at the same head and base starts none: merge base and changed
-// files depend on commit SHAs only. Counted, so a push through the hook
-// or a per-read merge-base shows as a changed count.
+// The fake's own commit on a PR's head is two git processes (fast-import,
+// then the PR's commit count), three while the PR has a thread not yet
+// outdated (the files the push changed, which outdate it), and reading a
+// PR again at the same head and base starts none: its changed files
+// depend on commit SHAs only. Counted, so a push through the hook or a
+// per-read git query shows as a changed count. (The files the push
+// changed were asked on every push before they were asked only for a
+// live thread: 3 processes then.)
 func TestGitCost_aCommitIsOneProcessAndARereadIsNone(t *testing.T) {
 	t.Parallel()
 	f := contentsFixture(t)
@@ -76,8 +79,18 @@ func TestGitCost_aCommitIsOneProcessAndARereadIsNone(t *testing.T) {
 	if _, err := f.PushCommit("octo", "demo", "feature", map[string]string{"x": "y"}, "one"); err != nil {
 		t.Fatal(err)
 	}
+	if got := ghfake.GitRuns(f, "octo", "demo") - before; got != 2 {
+		t.Errorf("a commit on the PR's head started %d git processes, want 2 (fast-import, rev-list)", got)
+	}
+	if _, _, err := f.AddReviewComment("octo", "demo", 1, ghfake.CommentOptions{Author: "octo", Body: "b", Path: "x", Line: 1}); err != nil {
+		t.Fatal(err)
+	}
+	before = ghfake.GitRuns(f, "octo", "demo")
+	if _, err := f.PushCommit("octo", "demo", "feature", map[string]string{"x": "z"}, "two"); err != nil {
+		t.Fatal(err)
+	}
 	if got := ghfake.GitRuns(f, "octo", "demo") - before; got != 3 {
-		t.Errorf("a commit on the PR's head started %d git processes, want 3 (fast-import, diff, rev-list)", got)
+		t.Errorf("a commit on the head of a PR with a live thread started %d git processes, want 3 (fast-import, diff, rev-list)", got)
 	}
 	read := func() {
 		req, _ := http.NewRequest(http.MethodGet, f.URL()+"/repos/octo/demo/pulls/1", nil)

@@ -48,13 +48,8 @@ func getPull(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	base := rp.branchSHA(p.BaseRef)
-	mb, err := gitObjectCached(ctx, rp, "merge-base", base, p.headSHA)
-	if err != nil {
-		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
-		return
-	}
-	diff, err := rawDiff(ctx, rp, mb, p.headSHA)
-	if err != nil {
+	diff, err := rawDiff(ctx, rp, base, p.headSHA)
+	if base == "" || err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 		return
 	}
@@ -80,10 +75,12 @@ func tooLarge(w http.ResponseWriter, msg string) {
 		"documentation_url": "https://docs.github.com/rest/pulls/pulls#get-a-pull-request", "status": "406"})
 }
 
-// rawDiff is `git diff from to` byte for byte (git() trims its output),
-// kept for a pair of SHAs.
-func rawDiff(ctx context.Context, r *repo, from, to string) ([]byte, error) {
-	out, err := r.gitPinned(ctx, false, "diff", "--no-color", "--no-ext-diff", from, to)
+// rawDiff is `git diff base...head` byte for byte (git() trims its
+// output): from their merge base (git's first, the one `git merge-base`
+// answers; an error when there is none) to head, in one process, kept
+// for a pair of SHAs.
+func rawDiff(ctx context.Context, r *repo, base, head string) ([]byte, error) {
+	out, err := r.gitPinned(ctx, false, "diff", "--no-color", "--no-ext-diff", base+"..."+head)
 	return []byte(out), err
 }
 
@@ -146,16 +143,16 @@ func getCommit(f *Fake, _ Identity, w http.ResponseWriter, r *http.Request) {
 }
 
 // changedFiles is how many files the PR changes: from the merge base of
-// its base branch and head to the head. Both answers depend on commit
-// SHAs only, so they are asked once per pair (every read of the PR asks).
+// its base branch and head to the head (git diff base...head, one
+// process; 0 when they have no merge base). The answer depends on commit
+// SHAs only, so it is asked once per pair (every read of the PR asks).
 func (p *pr) changedFiles() int {
-	ctx := context.Background()
-	mb, err := gitObjectCached(ctx, p.repo, "merge-base", p.repo.branchSHA(p.BaseRef), p.headSHA)
-	if err != nil {
+	base := p.repo.branchSHA(p.BaseRef)
+	if base == "" {
 		return 0
 	}
-	names, _ := gitObjectCached(ctx, p.repo, "diff", "--name-only", mb, p.headSHA)
-	if names == "" {
+	names, err := gitObjectCached(context.Background(), p.repo, "diff", "--name-only", base+"..."+p.headSHA)
+	if err != nil || names == "" {
 		return 0
 	}
 	return len(strings.Split(names, "\n"))
