@@ -99,10 +99,19 @@ func gitCounted(ctx context.Context, counted, dir string, args ...string) (strin
 // initBare creates a bare repository with one commit on branch: the
 // files `git init -q --bare -b BRANCH` writes, copied from the one
 // repository initialised per branch name and file system (bareTemplate),
-// then the pre-receive hook and the first commit.
+// then the pre-receive hook and the first commit. That commit's bytes
+// depend only on the branch and the second it is made in, so a
+// repository made in the same second as the previous one of its branch
+// and file system is a copy of that one, files and objects, as its own
+// fast-import would have written them: no git process.
 func initBare(ctx context.Context, dir, branch string) error {
-	if t := bareTemplateFor(ctx, filepath.Dir(dir), branch); t != nil {
-		if err := t.copyTo(dir); err != nil {
+	t := bareTemplateFor(ctx, filepath.Dir(dir), branch)
+	now := time.Now().Unix()
+	if t != nil {
+		if root := t.rootAt(now); root != nil {
+			return root.copyTo(dir)
+		}
+		if err := t.files.copyTo(dir); err != nil {
 			return err
 		}
 	} else if err := gitInit(ctx, dir, branch); err != nil {
@@ -111,8 +120,15 @@ func initBare(ctx context.Context, dir, branch string) error {
 	if err := os.WriteFile(filepath.Join(dir, "hooks", "pre-receive"), []byte(preReceive), 0o755); err != nil {
 		return fmt.Errorf("writing pre-receive hook: %w", err)
 	}
-	_, err := commitFiles(ctx, dir, branch, "", map[string]string{"README.md": "# fake repository\n"}, "Initial commit")
-	return err
+	if _, err := commitFilesAt(ctx, dir, branch, "", map[string]string{"README.md": "# fake repository\n"}, "Initial commit", "", now); err != nil {
+		return err
+	}
+	if t != nil {
+		if root, err := readFiles(dir); err == nil {
+			t.setRoot(now, root)
+		}
+	}
+	return nil
 }
 
 // gitInit is `git init -q --bare -b branch dir`, counted as the
@@ -122,12 +138,39 @@ func gitInit(ctx context.Context, dir, branch string) error {
 	return err
 }
 
-// bareTemplate is what `git init -q --bare -b BRANCH` writes, read from
-// one such repository: every directory and file with its mode. git's
-// choices in it (core.filemode, core.symlinks, core.ignorecase …) are
-// probes of the file system, so a template serves one file system.
-type bareTemplate struct {
+// treeFiles are every directory and file of a directory with its mode.
+type treeFiles struct {
 	entries []templateEntry // parents before children
+}
+
+// bareTemplate is what `git init -q --bare -b BRANCH` writes, read from
+// one such repository. git's choices in it (core.filemode, core.symlinks,
+// core.ignorecase …) are probes of the file system, so a template serves
+// one file system. root is the last repository initBare made from it,
+// first commit included, and the second that commit was made in.
+type bareTemplate struct {
+	files *treeFiles
+
+	mu         sync.Mutex
+	rootSecond int64
+	root       *treeFiles
+}
+
+// rootAt is the repository made from the template with its first commit
+// made in second now, nil when the last one was made in another second.
+func (t *bareTemplate) rootAt(now int64) *treeFiles {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.root != nil && t.rootSecond == now {
+		return t.root
+	}
+	return nil
+}
+
+func (t *bareTemplate) setRoot(now int64, root *treeFiles) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rootSecond, t.root = now, root
 }
 
 type templateEntry struct {
@@ -176,8 +219,17 @@ func makeBareTemplate(ctx context.Context, parent, branch string) *bareTemplate 
 	if err := gitInit(ctx, dir, branch); err != nil {
 		return nil
 	}
-	t := &bareTemplate{}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	files, err := readFiles(dir)
+	if err != nil {
+		return nil
+	}
+	return &bareTemplate{files: files}
+}
+
+// readFiles reads every directory and file under dir.
+func readFiles(dir string) (*treeFiles, error) {
+	t := &treeFiles{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
 			return err
 		}
@@ -206,13 +258,13 @@ func makeBareTemplate(ctx context.Context, parent, branch string) *bareTemplate 
 		return nil
 	})
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return t
+	return t, nil
 }
 
-// copyTo writes the template's directories and files under dir.
-func (t *bareTemplate) copyTo(dir string) error {
+// copyTo writes the directories and files under dir.
+func (t *treeFiles) copyTo(dir string) error {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
@@ -247,6 +299,11 @@ func commitFiles(ctx context.Context, bare, branch, from string, files map[strin
 // Rulesets are not checked: they apply to pushes over the HTTP git
 // server (see AddRuleset), which still go through the hook.
 func commitFilesAs(ctx context.Context, bare, branch, from string, files map[string]string, msg, author string) (string, error) {
+	return commitFilesAt(ctx, bare, branch, from, files, msg, author, time.Now().Unix())
+}
+
+// commitFilesAt is commitFilesAs with the commit's time (Unix seconds).
+func commitFilesAt(ctx context.Context, bare, branch, from string, files map[string]string, msg, author string, now int64) (string, error) {
 	tmp, err := os.MkdirTemp("", "ghfake-work-")
 	if err != nil {
 		return "", err
@@ -261,7 +318,6 @@ func commitFilesAs(ctx context.Context, bare, branch, from string, files map[str
 	if err := refusePush(bare, "refs/heads/"+branch); err != nil {
 		return "", err
 	}
-	now := time.Now().Unix()
 	var in bytes.Buffer
 	fmt.Fprintf(&in, "commit refs/heads/%s\nmark :1\nauthor %s %d +0000\ncommitter ghfake <ghfake@example.invalid> %d +0000\ndata %d\n%s\n", branch, author, now, now, len(msg), msg)
 	if from != "" {

@@ -2,6 +2,7 @@ package ghfake_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -254,23 +255,36 @@ func TestGitMemo_aCommitAskedAboutBeforeItIsPushedIsFoundAfter(t *testing.T) {
 // A repository is the files `git init -q --bare -b BRANCH` writes, copied
 // from one such repository per branch name and file system, then the
 // pre-receive hook and the first commit: AddRepo starts one git process in
-// it (the commit). The copy holds every directory and file of a fresh
-// git init with the same mode and bytes, git finds nothing wrong with it,
-// and its hook still refuses a push to the protected default branch.
+// it (the commit), or none when the previous repository of its branch got
+// its first commit in the same second (the same bytes, so the same SHA):
+// it is then a copy of that one. A copy holds every directory and file of
+// a fresh git init with the same mode and bytes, git finds nothing wrong
+// with it, and its hook still refuses a push to the protected default
+// branch.
 func TestInitTemplate_aCopiedRepositoryIsWhatGitInitWrites(t *testing.T) {
 	t.Parallel()
 	const branch = "template-check"
 	f := ghfake.New(ghfake.Options{})
 	t.Cleanup(f.Close)
-	for _, name := range []string{"first", "second"} {
+	var copied, prev string
+	for i := 0; copied == "" && i < 20; i++ {
+		name := fmt.Sprintf("r%d", i)
 		if err := f.AddRepo("octo", name, branch); err != nil {
 			t.Fatal(err)
 		}
-		if n := ghfake.GitRuns(f, "octo", name); n != 1 {
-			t.Errorf("AddRepo of octo/%s started %d git processes in it, want 1 (its first commit)", name, n)
+		root, want := f.BranchSHA("octo", name, branch), int64(1)
+		if root == prev {
+			want, copied = 0, name
 		}
+		if n := ghfake.GitRuns(f, "octo", name); n != want {
+			t.Errorf("AddRepo of octo/%s (first commit %s, the previous repository's %s) started %d git processes in it, want %d", name, root, prev, n, want)
+		}
+		prev = root
 	}
-	bare := strings.TrimPrefix(f.CloneURL("octo", "second"), "file://")
+	if copied == "" {
+		t.Fatal("20 repositories, each with its first commit in another second")
+	}
+	bare := strings.TrimPrefix(f.CloneURL("octo", copied), "file://")
 	fresh := filepath.Join(t.TempDir(), "fresh.git")
 	git := func(dir string, args ...string) (string, error) {
 		cmd := exec.Command("git", args...)
@@ -311,8 +325,11 @@ func TestInitTemplate_aCopiedRepositoryIsWhatGitInitWrites(t *testing.T) {
 	if out, err := git("", "--git-dir", bare, "fsck", "--strict", "--no-dangling"); err != nil || out != "" {
 		t.Errorf("git fsck of the copy: %v: %s", err, out)
 	}
-	if out, err := git("", "--git-dir", bare, "rev-parse", "--verify", "--quiet", branch+"^{commit}"); err != nil || out != f.BranchSHA("octo", "second", branch) {
-		t.Errorf("git rev-parse %s: %v %q, the fake's %q", branch, err, out, f.BranchSHA("octo", "second", branch))
+	if out, err := git("", "--git-dir", bare, "rev-parse", "--verify", "--quiet", branch+"^{commit}"); err != nil || out != prev {
+		t.Errorf("git rev-parse %s: %v %q, the fake's %q", branch, err, out, prev)
+	}
+	if out, err := git("", "--git-dir", bare, "log", "--format=%an <%ae> %s", branch); err != nil || out != "ghfake <ghfake@example.invalid> Initial commit" {
+		t.Errorf("git log: %v %q", err, out)
 	}
 	if out, err := git("", "--git-dir", bare, "config", "--bool", "core.bare"); err != nil || out != "true" {
 		t.Errorf("core.bare: %v %q", err, out)
@@ -326,7 +343,7 @@ func TestInitTemplate_aCopiedRepositoryIsWhatGitInitWrites(t *testing.T) {
 	if out, err := git(clone, "push", "-q", "origin", "HEAD:refs/heads/"+branch); err == nil || !strings.Contains(out, "GH006: Protected branch update failed for refs/heads/"+branch) {
 		t.Errorf("push to the protected default branch: %v: %s", err, out)
 	}
-	if err := f.SetProtected("octo", "second", branch, false); err != nil {
+	if err := f.SetProtected("octo", copied, branch, false); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := git(clone, "push", "-q", "origin", "HEAD:refs/heads/"+branch); err != nil {
