@@ -32,6 +32,11 @@ func memoFixture(t *testing.T) (*ghfake.Fake, string) {
 
 func request(t *testing.T, f *ghfake.Fake, method, path, accept, body string) (int, []byte) {
 	t.Helper()
+	return requestB(t, f, method, path, accept, body)
+}
+
+func requestB(t testing.TB, f *ghfake.Fake, method, path, accept, body string) (int, []byte) {
+	t.Helper()
 	req, _ := http.NewRequest(method, f.URL()+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer ghs_app")
 	if accept != "" {
