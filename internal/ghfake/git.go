@@ -179,9 +179,12 @@ type templateEntry struct {
 	data []byte // nil for a directory
 }
 
+// templateKey names a template: the branch, the file system, and the
+// variables that choose the configuration and templates git init reads.
 type templateKey struct {
 	branch string
 	dev    uint64
+	env    string
 }
 
 var bareTemplates sync.Map // templateKey → *bareTemplateOnce
@@ -203,7 +206,12 @@ func bareTemplateFor(ctx context.Context, parent, branch string) *bareTemplate {
 	if !ok {
 		return nil
 	}
-	v, _ := bareTemplates.LoadOrStore(templateKey{branch, uint64(sys.Dev)}, new(bareTemplateOnce))
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOGLOBAL", "GIT_TEMPLATE_DIR", "GIT_DEFAULT_HASH"} {
+		v, ok := os.LookupEnv(k)
+		env = append(env, fmt.Sprintf("%s=%t:%s", k, ok, v))
+	}
+	v, _ := bareTemplates.LoadOrStore(templateKey{branch, uint64(sys.Dev), strings.Join(env, "\x00")}, new(bareTemplateOnce))
 	o := v.(*bareTemplateOnce)
 	o.once.Do(func() { o.t = makeBareTemplate(ctx, parent, branch) })
 	return o.t
