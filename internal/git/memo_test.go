@@ -25,8 +25,11 @@ func countCalls(r *Runner, prefix ...string) int {
 // C1: HEAD, the git directory and the repository's config listing are
 // each read once while nothing writes; review-loop's own git write (the
 // commit) makes the next read run git again and see the new answer.
+//
+// Not parallel: a repository command that another test starts or ends
+// changes the epoch every memoized answer belongs to (reap.Generation), and
+// the counts below would then depend on the other tests' timing.
 func TestRule_C1_AQueryRunsOnceUntilAWrite(t *testing.T) {
-	t.Parallel()
 	tr, r := newRepo(t)
 	ctx := context.Background()
 	for range 3 {
