@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,18 +92,27 @@ func TestRule_TB1_WithNoCheckoutStepTheTestCommandFindsNoTokenAnywhere(t *testin
 // environment, its own and the checkout's .git for the run's tokens.
 func huntTokens(t *testing.T, e *e2e) {
 	t.Helper()
-	// Values no other test uses: the hunter reads every process on the
-	// machine, and other tests' binaries start with e2eToken.
-	e.fake.AddToken(tbSecrets["github-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
-	e.fake.AddToken(tbSecrets["push-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
-	e.fake.AddToken(tbSecrets["trigger-token"], ghfake.Identity{Login: "maintainer", ID: 1001})
+	// Values no other run uses: the hunter reads every process on the
+	// machine, other tests' binaries start with e2eToken, and a review-loop
+	// binary holds its inputs in its environment until it has dropped them.
+	// Another hunt at the same time (the other TB1 test, or this test in
+	// another test process) has its own values, so what this hunter finds
+	// can only come from this run.
+	secrets := map[string]string{}
+	run := fmt.Sprintf("_%d_%x", os.Getpid(), crc32.ChecksumIEEE([]byte(t.Name())))
+	for k, v := range tbSecrets {
+		secrets[k] = v + run
+	}
+	e.fake.AddToken(secrets["github-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
+	e.fake.AddToken(secrets["push-token"], ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true})
+	e.fake.AddToken(secrets["trigger-token"], ghfake.Identity{Login: "maintainer", ID: 1001})
 	var tokens []string
-	for _, v := range tbSecrets {
+	for _, v := range secrets {
 		tokens = append(tokens, v)
 	}
 	command, found := writeHunter(t, tokens)
 	inputs := map[string]string{"engines": "copilot", "test-command": command}
-	for k, v := range tbSecrets {
+	for k, v := range secrets {
 		inputs[k] = v
 	}
 	if r := e.run("workflow_dispatch", dispatch("1"), inputs); r.code != 0 {
