@@ -35,7 +35,7 @@ func SharedHelpers(ctx context.Context, dir string, inputPaths, configPaths []st
 	return append(globs, triage.DirGlobs(dirs)...)
 }
 
-// goSharedDirs runs `go list -e -json ./...` in the checkout of a Go
+// goSharedDirs runs `go list -e -json=… ./...` in the checkout of a Go
 // module. It reads the package graph only: no network (GOPROXY=off), no
 // toolchain download, no token in its environment (TB1). No go.mod or no
 // go binary: no shared packages, and no error.
@@ -52,7 +52,7 @@ func goSharedDirs(ctx context.Context, dir string) ([]string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, goListTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, "list", "-e", "-json", "./...")
+	cmd := exec.CommandContext(ctx, goBin, "list", "-e", triage.GoListJSON, "./...")
 	cmd.Dir = dir
 	cmd.Env = append(fix.StripTokens(os.Environ()), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS=-mod=mod")
 	var out bytes.Buffer

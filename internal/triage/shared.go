@@ -10,6 +10,12 @@ import (
 	"strings"
 )
 
+// GoListJSON is the -json flag of the `go list` whose output SharedGoDirs
+// reads: the fields goPackage holds and no others (Go 1.19 and later), so
+// go list computes no package's staleness, which hashes the module's and
+// the standard library's sources (C1).
+const GoListJSON = "-json=ImportPath,Dir,Imports,Standard,DepOnly"
+
 // goPackage is the part of a `go list -json` record SharedGoDirs reads.
 type goPackage struct {
 	ImportPath string
@@ -19,7 +25,7 @@ type goPackage struct {
 	DepOnly    bool
 }
 
-// SharedGoDirs reads the output of `go list -e -json ./...` run in root
+// SharedGoDirs reads the output of `go list -e GoListJSON ./...` run in root
 // and returns the directories, relative to root and slash-separated, of
 // the packages that two or more other packages of the listing import: a
 // fix there reaches every importer, so it is a shared helper (TR2).

@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -65,4 +66,22 @@ func FuzzSharedGoDirs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// C1, TR2: `go list` is asked for the fields SharedGoDirs reads and no
+// others. Without a field list it computes every package's staleness,
+// hashing the module's and the standard library's sources, in each fix
+// cycle; a field the decoder reads but the list does not ask for would
+// come back empty and shared packages would be missed.
+func TestRule_C1_GoListIsAskedForTheFieldsSharedGoDirsReads(t *testing.T) {
+	var read []string
+	for f := range reflect.TypeFor[goPackage]().Fields() {
+		read = append(read, f.Name)
+	}
+	asked := strings.Split(strings.TrimPrefix(GoListJSON, "-json="), ",")
+	slices.Sort(read)
+	slices.Sort(asked)
+	if !strings.HasPrefix(GoListJSON, "-json=") || !slices.Equal(read, asked) {
+		t.Errorf("go list %s; SharedGoDirs reads %v", GoListJSON, read)
+	}
 }
