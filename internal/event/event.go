@@ -430,7 +430,7 @@ func parsePullRequest(name string, payload []byte) (Wake, error) {
 		w.Reason = fmt.Sprintf("PR #%d was marked ready for review", pr.GetNumber())
 	case "labeled":
 		if !strings.EqualFold(ev.Label.GetName(), StartLabel) {
-			w.ignore("pull_request labeled %q does not wake review-loop; the %q label starts a loop", ev.Label.GetName(), StartLabel)
+			w.ignore("%s labeled %q does not wake review-loop; the %q label starts a loop", name, ev.Label.GetName(), StartLabel)
 			break
 		}
 		w.Kind = KindStartLabel
@@ -443,7 +443,7 @@ func parsePullRequest(name string, payload []byte) (Wake, error) {
 		}
 		w.Reason = fmt.Sprintf("PR #%d was %s; the loop ends", pr.GetNumber(), state)
 	default:
-		w.ignore("pull_request %s does not wake review-loop; start a loop with a command or workflow_dispatch", w.Action)
+		w.ignore("%s %s does not wake review-loop; start a loop with a command or workflow_dispatch", name, w.Action)
 	}
 	return w, nil
 }

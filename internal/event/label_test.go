@@ -2,6 +2,7 @@ package event
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,34 @@ func TestParse_theReviewLoopLabelAsksForALoop(t *testing.T) {
 	}
 	if w.Kind != KindIgnore {
 		t.Fatalf("another label: wake %s, want ignore", w.Kind)
+	}
+}
+
+// TestParse_APullRequestTargetEventIsNamedAsSuch: a workflow started by
+// pull_request_target gets the same payload as pull_request, and what
+// review-loop says of it names the event it really was.
+func TestParse_APullRequestTargetEventIsNamedAsSuch(t *testing.T) {
+	t.Parallel()
+	opened := readPayload(t, webhooksDir(t), "pull_request/opened.json")
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+	}{
+		{"opened", opened},
+		{"labeled with another label", labeled(t, "bug")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w, err := Parse("pull_request_target", tc.payload, payloadCfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Kind != KindIgnore || w.Event != "pull_request_target" {
+				t.Fatalf("wake %s of %q, want an ignored pull_request_target", w.Kind, w.Event)
+			}
+			if !strings.HasPrefix(w.Reason, "pull_request_target ") {
+				t.Errorf("reason %q does not name pull_request_target", w.Reason)
+			}
+		})
 	}
 }
