@@ -424,6 +424,10 @@ func parsePrices(raw []byte) (report.Prices, error) {
 func CheckPriceEngines(p report.Prices, r *engines.Registry) error {
 	for _, k := range slices.Sorted(maps.Keys(p.Review)) {
 		if _, ok := r.Lookup(k); !ok {
+			known := append(r.Names(), "actions_minute")
+			if s := didYouMean(k, known); s != "" {
+				return fmt.Errorf("prices.%s: unknown engine (did you mean %s? known: %s, and actions_minute)", k, s, strings.Join(r.Names(), ", "))
+			}
 			return fmt.Errorf("prices.%s: unknown engine (known: %s, and actions_minute)", k, strings.Join(r.Names(), ", "))
 		}
 	}

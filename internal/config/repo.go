@@ -1,12 +1,13 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 
@@ -68,9 +69,11 @@ func ParseRepo(raw []byte, file string) (Repo, error) {
 	var err error
 	if rc.Definitions, err = declarative.ParseDefinitions(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
-	} else if err := strictEngines(raw); err != nil {
-		problems = append(problems, ProblemLines(fmt.Errorf("engines: %w", err))...)
 	}
+	// Unknown keys inside a definition (author, severity_markers,
+	// body_sections…), which ParseDefinitions checks at the top of each
+	// definition only, named by their path.
+	problems = append(problems, newProblems(problems, unknownKeys(top, "engines"))...)
 	if rc.Catalogue, err = triage.LoadCatalogue(raw); err != nil {
 		rc.Catalogue = triage.Builtin()
 		problems = append(problems, ProblemLines(err)...)
@@ -90,20 +93,36 @@ func ParseRepo(raw []byte, file string) (Repo, error) {
 	return rc, fileProblems(file, problems)
 }
 
-// strictEngines decodes the engine definitions refusing unknown keys at
-// every depth (author, severity_markers, body_sections), which
-// ParseDefinitions checks at the top of each definition only.
-func strictEngines(raw []byte) error {
-	path, err := yaml.PathString("$.engines")
+// newProblems are the lines of more whose key path no line of have
+// names already.
+func newProblems(have, more []string) []string {
+	var out []string
+	for _, m := range more {
+		path, _, _ := strings.Cut(m, ": ")
+		if !slices.ContainsFunc(have, func(h string) bool { return strings.HasPrefix(h, path+": ") }) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ValidateRepo checks a config file completely, as a cycle would adopt
+// it: every problem ParseRepo finds and those that need the engine
+// registry the file makes (a `prices` key that names no engine), one line
+// each. `review-loop doctor --config-file` runs it on a local file.
+func ValidateRepo(raw []byte, file string) error {
+	rc, err := ParseRepo(raw, file)
 	if err != nil {
 		return err
 	}
-	node, err := path.ReadNode(bytes.NewReader(raw))
-	if err != nil || node == nil {
-		return nil // no engines key: nothing to check
+	reg, err := BuildRegistry(Config{}, rc)
+	if err != nil {
+		return fileProblems(file, ProblemLines(err))
 	}
-	var defs []declarative.Definition
-	return yaml.NodeToValue(node, &defs, yaml.DisallowUnknownField())
+	if err := CheckPriceEngines(rc.Prices, reg); err != nil {
+		return fileProblems(file, ProblemLines(err))
+	}
+	return nil
 }
 
 var yamlPosition = regexp.MustCompile(`^[0-9]+:[0-9]+: `)
