@@ -116,6 +116,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	c.res.LoopBefore = c.st.Status
 	reset := c.wake.Kind == event.KindCommand && c.wake.Command != nil && c.wake.Command.Kind == event.CommandReset
 	if notice, refusal := loop.FailClosed(lost, reset, c.number, c.cfg.TriggerPhrase); refusal != "" {
 		return false, errors.New(refusal)

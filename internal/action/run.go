@@ -79,6 +79,9 @@ type PRResult struct {
 	CheckedOut bool
 	Plan       loop.Plan
 	State      state.State
+	// LoopBefore is the loop's status as the cycle found it: "" when the
+	// PR had no loop (`review-loop plan` says what starts one).
+	LoopBefore state.Status
 	Outputs    map[string]string
 	// Skipped says why the cycle stopped without acting (another run won,
 	// the loop is finished...).

@@ -22,14 +22,27 @@ import (
 // This file holds the subcommands that run a cycle or read a loop:
 // `cycle`, `status`, `demo`, and their flags.
 
-// runCycleCommand is `review-loop cycle [--dry-run]`.
-func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("cycle", flag.ContinueOnError)
-	dry := fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
-	prepareDir := fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
-	if err := parseFlags(fs, args, cycleUsage(fs, env.Stdout)); err != nil {
-		return err
-	}
+var cycleSpec = &spec{
+	name:  "cycle",
+	short: "run one loop cycle (the GitHub Action's entry point)",
+	long: `Run one loop cycle for the event that started the workflow run: observe the
+pull request, decide, act, save. The inputs come as INPUT_<NAME> variables,
+as action.yml passes them; --prepare runs hardened mode's first job.`,
+	example: []string{"review-loop cycle --dry-run", "review-loop cycle --prepare \"$RUNNER_TEMP/prepared\""},
+	flags: func(fs *flag.FlagSet) {
+		fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
+		fs.String("prepare", "", "hardened mode's first job: run the commands and the fixer, write nothing to GitHub, and leave the decisions and the patch in `DIR` for `review-loop publish`")
+	},
+	more: writeInputsHelp,
+}
+
+// runCycleCommand is `review-loop cycle [--dry-run] [--prepare DIR]`.
+func runCycleCommand(ctx context.Context, inv *invocation, env Env, logger *slog.Logger) error {
+	return runCycle(ctx, inv.bool("dry-run"), inv.string("prepare"), env, logger)
+}
+
+// runCycle is one cycle with the inputs of env.
+func runCycle(ctx context.Context, dryRun bool, prepareDir string, env Env, logger *slog.Logger) error {
 	gha := githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv))
 	cfg, err := config.Load(env.Getenv)
 	if err != nil {
@@ -42,9 +55,9 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	if cfg.Mode == config.ModeDoctor {
 		return doctorMode(ctx, cfg, env, logger)
 	}
-	cfg.DryRun = cfg.DryRun || *dry
-	if *prepareDir != "" {
-		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, *prepareDir
+	cfg.DryRun = cfg.DryRun || dryRun
+	if prepareDir != "" {
+		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, prepareDir
 	}
 	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: env.Getenv, Out: env.Stdout, Log: logger})
 	if err != nil {
@@ -73,49 +86,67 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 	return nil
 }
 
-// runStatusCommand is `review-loop status --repo O/R --pr N`: it prints
-// the loop's status, per engine the two lines of S4, the triage table and
-// the event log, without writing anything.
-func runStatusCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	repo := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository as owner/name")
-	pr := fs.Int("pr", 0, "pull request number")
-	if err := parseFlags(fs, args, func() {
-		fmt.Fprint(env.Stdout, "usage: review-loop status --repo owner/name --pr N\n\nflags:\n")
-		fs.SetOutput(env.Stdout)
-		fs.PrintDefaults()
-	}); err != nil {
-		return err
-	}
-	owner, name, ok := strings.Cut(*repo, "/")
-	if !ok || owner == "" || name == "" || *pr <= 0 {
-		return &usageError{msg: "status needs --repo owner/name and --pr N"}
-	}
-	token := env.Getenv("GH_TOKEN")
-	if token == "" {
-		token = env.Getenv("GITHUB_TOKEN")
-	}
-	if token == "" {
-		fmt.Fprintln(env.Stderr, "review-loop: status needs a token in GH_TOKEN or GITHUB_TOKEN")
-		return errors.New("no token")
-	}
-	api := env.Getenv("GITHUB_API_URL")
-	gh, err := github.New(github.Options{Token: token, APIURL: api, GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
+var statusSpec = &spec{
+	name:  "status",
+	short: "print a pull request's loop status, read-only",
+	long: `Print a pull request's loop status as its status comment holds it: per engine
+its review state and active findings, the triage table and the event log.
+It writes nothing. The token comes from GH_TOKEN or GITHUB_TOKEN.`,
+	args:    []positional{{name: "<owner/repo#N | PR URL>", kind: argPR, or: []string{"repo", "pr"}}},
+	example: []string{"review-loop status octo/app#42", "review-loop status https://github.com/octo/app/pull/42"},
+	flags: func(fs *flag.FlagSet) {
+		fs.String("repo", "", "deprecated: the repository, with --pr")
+		fs.Int("pr", 0, "deprecated: the pull request number, with --repo")
+	},
+	deprecated: map[string]string{"repo": "name the pull request as owner/repo#N", "pr": "name the pull request as owner/repo#N"},
+}
+
+// runStatusCommand is `review-loop status <owner/repo#N | PR URL>`: it
+// prints the loop's status, per engine the two lines of S4, the triage
+// table and the event log, without writing anything. `--repo R --pr N`
+// is the older spelling of the same.
+func runStatusCommand(ctx context.Context, inv *invocation, env Env, logger *slog.Logger) error {
+	pr, err := statusTarget(inv, env)
 	if err != nil {
 		return err
 	}
-	obs, err := gh.Observe(ctx, owner, name, *pr)
+	inv.warn(env.Stderr)
+	getenv := endpointsFor(env.Getenv, pr.Host)
+	token, err := tokenFrom(env, "status")
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
 		return err
 	}
-	text, err := statusText(obs, *repo, *pr, env.Getenv("GITHUB_SERVER_URL"))
+	gh, err := github.New(github.Options{Token: token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "review-loop: %v\n", err)
-		return err
+		return fail(env, err)
+	}
+	obs, err := gh.Observe(ctx, pr.Owner, pr.Repo, pr.Number)
+	if err != nil {
+		return fail(env, err)
+	}
+	text, err := statusText(obs, pr.Owner+"/"+pr.Repo, pr.Number, getenv("GITHUB_SERVER_URL"))
+	if err != nil {
+		return fail(env, err)
 	}
 	_, err = io.WriteString(env.Stdout, text)
 	return err
+}
+
+// statusTarget is the PR status names: the argument, or the deprecated
+// --repo (default GITHUB_REPOSITORY) and --pr; never both.
+func statusTarget(inv *invocation, env Env) (PRRef, error) {
+	old := inv.set["repo"] || inv.set["pr"]
+	switch {
+	case inv.pr != nil && old:
+		return PRRef{}, inv.spec.usageErr("name the pull request once: owner/repo#N, or the deprecated --repo and --pr")
+	case inv.pr != nil:
+		return *inv.pr, nil
+	}
+	r, err := ParseRepo(cmpOr(inv.string("repo"), env.Getenv("GITHUB_REPOSITORY")))
+	if err != nil || inv.int("pr") <= 0 {
+		return PRRef{}, inv.spec.usageErr("--repo owner/repo and --pr N name a pull request together")
+	}
+	return PRRef{Owner: r.Owner, Repo: r.Repo, Number: inv.int("pr")}, nil
 }
 
 // statusText renders the saved state of a PR for a terminal.
@@ -136,33 +167,103 @@ func statusText(obs *github.Observation, repo string, pr int, server string) (st
 	return fmt.Sprintf("PR #%d: no review-loop status comment yet\n", pr), nil
 }
 
+var demoSpec = &spec{
+	name:  "demo",
+	short: "run the whole loop against a built-in fake GitHub",
+	long: `Play the whole loop on an in-process fake GitHub with simulated Bugbot,
+Copilot and Claude: no network, no token. Each cycle says what it decided
+and why; a fix cycle shows its commit and each targeted test with its
+result; the end is the hand-back report. It fails when the outcome differs
+from the scenario's expectation.`,
+	example: []string{"review-loop demo", "review-loop demo --scenario testdata/scenarios/t4-stalled-past-three-times-latency-hung.yaml --verbose"},
+	flags: func(fs *flag.FlagSet) {
+		fs.String("scenario", "", "play the scenario in `FILE` instead of the built-in demo")
+		fs.Bool("verbose", false, "also print each cycle's plan: its effects in order, each with its rule")
+		fs.Bool("v", false, "also print the action's diagnostics")
+	},
+}
+
+// DemoOptions are the demo's flags.
+type DemoOptions struct {
+	// Scenario is a scenario file to play; "" plays the built-in demo.
+	Scenario string
+	// Verbose prints each cycle's plan; Diagnostics the action's log.
+	Verbose, Diagnostics bool
+}
+
 // runDemoCommand is `review-loop demo`; main injects the demo (it lives in
 // a package that imports this one) through Env.Demo.
-func runDemoCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
+func runDemoCommand(ctx context.Context, inv *invocation, env Env, logger *slog.Logger) error {
 	if env.Demo == nil {
-		return errors.New("this build has no demo")
+		return fail(env, errors.New("this build has no demo"))
 	}
-	return env.Demo(ctx, args, env, logger)
+	return env.Demo(ctx, DemoOptions{Scenario: inv.string("scenario"), Verbose: inv.bool("verbose"), Diagnostics: inv.bool("v")}, env, logger)
 }
 
 // DemoFunc runs the demo subcommand.
-type DemoFunc func(ctx context.Context, args []string, env Env, logger *slog.Logger) error
+type DemoFunc func(ctx context.Context, opts DemoOptions, env Env, logger *slog.Logger) error
 
-// parseFlags parses a command's flags (C2: fail fast). A mistake is one
-// line naming it and the command's --help, not the help itself; --help
-// prints the help.
-func parseFlags(fs *flag.FlagSet, args []string, help func()) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		help()
-		return err
+var versionSpec = &spec{
+	name:    "version",
+	short:   "print the version",
+	long:    "Print review-loop's version.",
+	example: []string{"review-loop version"},
+}
+
+func runVersionCommand(_ context.Context, _ *invocation, env Env, _ *slog.Logger) error {
+	_, err := fmt.Fprintf(env.Stdout, "review-loop %s\n", env.Version)
+	return err
+}
+
+// tokenFrom is the user's token: GH_TOKEN, else GITHUB_TOKEN.
+func tokenFrom(env Env, cmd string) (string, error) {
+	if t := cmpOr(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN")); t != "" {
+		return t, nil
 	}
-	return &usageError{msg: fmt.Sprintf("%v; see `review-loop %s --help`", err, fs.Name())}
+	return "", fail(env, fmt.Errorf("%s needs a token in GH_TOKEN or GITHUB_TOKEN (read access is enough; `gh auth token` prints yours)", cmd))
+}
+
+// bool, string and int are the values of the invocation's flags.
+func (inv *invocation) bool(name string) bool {
+	v, _ := inv.fs.Lookup(name).Value.(flag.Getter).Get().(bool)
+	return v
+}
+
+func (inv *invocation) string(name string) string {
+	return inv.fs.Lookup(name).Value.String()
+}
+
+func (inv *invocation) int(name string) int {
+	v, _ := inv.fs.Lookup(name).Value.(flag.Getter).Get().(int)
+	return v
+}
+
+// endpointsFor is getenv with the API endpoints of the GitHub Enterprise
+// Server a PR URL names (https://HOST/api/v3 and /api/graphql), when the
+// user set no server of their own; github.com and owner/repo#N keep
+// getenv's.
+func endpointsFor(getenv func(string) string, host string) func(string) string {
+	if host == "" || host == "github.com" || getenv("GITHUB_SERVER_URL") != "" {
+		return getenv
+	}
+	over := map[string]string{"GITHUB_SERVER_URL": "https://" + host}
+	if getenv("GITHUB_API_URL") == "" {
+		over["GITHUB_API_URL"] = "https://" + host + "/api/v3"
+		over["GITHUB_GRAPHQL_URL"] = "https://" + host + "/api/graphql"
+	}
+	return func(k string) string {
+		if v, ok := over[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // shortSHA is a commit's first seven characters, as the cycle prints it.

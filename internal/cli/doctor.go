@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -16,41 +16,74 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 )
 
-// This file wires `review-loop doctor OWNER/REPO` and `mode: doctor` to
+// This file wires `review-loop doctor [<owner/repo>] [--config-file PATH]` and `mode: doctor` to
 // the checklist (doctor.Doctor): tokens, clients and where it is printed.
 
-// runDoctorCommand is `review-loop doctor OWNER/REPO`: the token from
-// GH_TOKEN or GITHUB_TOKEN, the push and trigger tokens from
-// REVIEW_LOOP_PUSH_TOKEN and REVIEW_LOOP_TRIGGER_TOKEN when set (the
-// quick start's secret names). Exit status 1 when something is missing.
-func runDoctorCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	configFile := fs.String("config-file", ".github/review-loop.yml", "the repository config file")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+var doctorSpec = &spec{
+	name:  "doctor",
+	short: "check a repository's set-up, or a config file, read-only",
+	long: `Check what a repository needs before its first loop, with the tokens the
+workflow would have: the workflow on the default branch and its permissions,
+the push and trigger tokens, the secrets, the engines seen, branch protection
+and rulesets on PR branches, the merge gate and the config file, each miss
+with its fix. It only reads, and exits 1 when something is missing.
+
+The repository defaults to GITHUB_REPOSITORY; the token comes from GH_TOKEN
+or GITHUB_TOKEN, the push and trigger tokens from REVIEW_LOOP_PUSH_TOKEN and
+REVIEW_LOOP_TRIGGER_TOKEN. --config-file checks a file of this machine
+instead of the repository's .github/review-loop.yml: every key at every
+depth, every value, the engines its prices name. Given alone, it checks
+only the file, offline and with no token.`,
+	args: []positional{{name: "<owner/repo>", kind: argRepo, optional: true}},
+	example: []string{
+		"review-loop doctor octo/app",
+		"review-loop doctor --config-file .github/review-loop.yml",
+		"review-loop doctor octo/app --config-file ./review-loop.yml",
+	},
+	flags: func(fs *flag.FlagSet) {
+		fs.String("config-file", "", "check the config file at `PATH` on this machine instead of the repository's")
+	},
+}
+
+// runDoctorCommand is `review-loop doctor [<owner/repo>] [--config-file
+// PATH]`. Exit status 1 when something is missing.
+func runDoctorCommand(ctx context.Context, inv *invocation, env Env, logger *slog.Logger) error {
+	var local *doctor.LocalFile
+	if p := inv.string("config-file"); p != "" {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return fail(env, fmt.Errorf("--config-file: %w", err))
 		}
-		return &usageError{msg: err.Error()}
+		local = &doctor.LocalFile{Path: p, Raw: raw}
 	}
-	repo := fs.Arg(0)
-	if repo == "" {
-		repo = env.Getenv("GITHUB_REPOSITORY")
+	repo := inv.repo
+	if repo == nil && env.Getenv("GITHUB_REPOSITORY") != "" {
+		r, err := ParseRepo(env.Getenv("GITHUB_REPOSITORY"))
+		if err != nil {
+			return fail(env, fmt.Errorf("GITHUB_REPOSITORY: %w", err))
+		}
+		repo = &r
 	}
-	owner, name, ok := strings.Cut(repo, "/")
-	if !ok || owner == "" || name == "" || fs.NArg() > 1 {
-		return &usageError{msg: "doctor needs one repository as owner/name"}
+	if repo == nil {
+		if local == nil {
+			return inv.spec.usageErr("missing <owner/repo> (or GITHUB_REPOSITORY, or --config-file PATH to check only a file)")
+		}
+		if !doctor.WriteDoctor(env.Stdout, local.Path, []doctor.DoctorCheck{doctor.CheckLocalConfig(*local)}) {
+			return errDoctorMissing
+		}
+		return nil
 	}
-	token := cmp.Or(env.Getenv("GH_TOKEN"), env.Getenv("GITHUB_TOKEN"))
-	if token == "" {
-		return &usageError{msg: "doctor needs a token in GH_TOKEN or GITHUB_TOKEN"}
+	token, err := tokenFrom(env, "doctor")
+	if err != nil {
+		return err
 	}
-	in := doctor.DoctorInput{Owner: owner, Repo: name, GitHubToken: token, ConfigFile: *configFile, ServerURL: env.Getenv("GITHUB_SERVER_URL"),
+	in := doctor.DoctorInput{Owner: repo.Owner, Repo: repo.Repo, GitHubToken: token, ConfigFile: ".github/review-loop.yml", LocalConfig: local,
+		ServerURL: env.Getenv("GITHUB_SERVER_URL"),
 		PushToken: env.Getenv("REVIEW_LOOP_PUSH_TOKEN"), TriggerToken: env.Getenv("REVIEW_LOOP_TRIGGER_TOKEN"),
 		Client: func(t string) (*github.Client, error) {
 			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
 		}}
-	if !doctor.WriteDoctor(env.Stdout, repo, doctor.Doctor(ctx, in)) {
+	if !doctor.WriteDoctor(env.Stdout, repo.String(), doctor.Doctor(ctx, in)) {
 		return errDoctorMissing
 	}
 	return nil

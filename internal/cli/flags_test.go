@@ -24,7 +24,7 @@ func TestRule_C2_ABadFlagIsOneLineAndAHelpHint(t *testing.T) {
 		}
 		out.Reset()
 		errb.Reset()
-		if code := Main(context.Background(), []string{cmd, "--help"}, env); code != ExitOK || !strings.Contains(out.String(), "usage: review-loop "+cmd) {
+		if code := Main(context.Background(), []string{cmd, "--help"}, env); code != ExitOK || !strings.Contains(out.String(), "USAGE\n  review-loop "+cmd) {
 			t.Errorf("%s --help: exit %d, output %q", cmd, code, out.String()+errb.String())
 		}
 	}

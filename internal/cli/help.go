@@ -2,7 +2,6 @@ package cli
 
 import (
 	_ "embed"
-	"flag"
 	"fmt"
 	"io"
 )
@@ -46,14 +45,4 @@ const envHelp = `environment:
 // writeInputsHelp prints the inputs and the environment.
 func writeInputsHelp(w io.Writer) {
 	fmt.Fprintf(w, "\ninputs (action.yml; on the command line as INPUT_<NAME> variables):\n%s\n%s", inputsHelp, envHelp)
-}
-
-// cycleUsage is the -h text of `review-loop cycle`.
-func cycleUsage(fs *flag.FlagSet, w io.Writer) func() {
-	return func() {
-		fmt.Fprint(w, "usage: review-loop cycle [--dry-run] [--prepare DIR]\n\nflags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		writeInputsHelp(w)
-	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/config"
 )
@@ -11,13 +10,21 @@ import (
 // This file is `review-loop publish DIR`: hardened mode's second job
 // (TB1) as a command.
 
+var publishSpec = &spec{
+	name:  "publish",
+	short: "hardened mode's second job: publish the cycle prepared in DIR",
+	long: `Publish the cycle that ` + "`review-loop cycle --prepare DIR`" + ` left in DIR: check the
+patch (only the claimed files, never .github/workflows, .git or a symlink,
+size limits), commit, push, resolve threads, trigger the engines and save
+the state. It runs no repository code.`,
+	args:    []positional{{name: "<DIR>", kind: argPath}},
+	example: []string{"review-loop publish \"$RUNNER_TEMP/prepared\""},
+}
+
 // runPublishCommand is `review-loop publish DIR`: hardened mode's second
 // job, a cycle that publishes what `review-loop cycle --prepare DIR` left.
-func runPublishCommand(ctx context.Context, args []string, env Env, logger *slog.Logger) error {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		return &usageError{msg: "usage: review-loop publish DIR (the directory `review-loop cycle --prepare DIR` wrote)"}
-	}
-	dir := args[0]
+func runPublishCommand(ctx context.Context, inv *invocation, env Env, logger *slog.Logger) error {
+	dir := inv.path
 	getenv := func(k string) string {
 		switch k {
 		case "INPUT_MODE":
@@ -27,5 +34,5 @@ func runPublishCommand(ctx context.Context, args []string, env Env, logger *slog
 		}
 		return env.Getenv(k)
 	}
-	return runCycleCommand(ctx, nil, Env{Getenv: getenv, Stdout: env.Stdout, Stderr: env.Stderr, Version: env.Version, Demo: env.Demo}, logger)
+	return runCycle(ctx, false, "", Env{Getenv: getenv, Stdout: env.Stdout, Stderr: env.Stderr, Version: env.Version, Demo: env.Demo}, logger)
 }

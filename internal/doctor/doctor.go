@@ -55,6 +55,10 @@ type DoctorInput struct {
 	PushToken    string
 	TriggerToken string
 	ConfigFile   string
+	// LocalConfig, when set, is the config file to check instead of the
+	// repository's ConfigFile: a file of the user's machine
+	// (`review-loop doctor --config-file PATH`).
+	LocalConfig *LocalFile
 	// Secrets maps a secret name to whether the workflow passed it; nil
 	// when doctor runs locally.
 	Secrets map[string]bool
@@ -65,6 +69,12 @@ type DoctorInput struct {
 	ServerURL string
 	// HTTP sends the push check's request; nil is http.DefaultClient.
 	HTTP *http.Client
+}
+
+// LocalFile is a file read from the user's machine.
+type LocalFile struct {
+	Path string
+	Raw  []byte
 }
 
 // quickStartSecrets are the secrets the quick start's workflow reads, and
@@ -90,8 +100,11 @@ func Doctor(ctx context.Context, in DoctorInput) []DoctorCheck {
 	}
 	files, err := gh.WorkflowFiles(ctx, in.Owner, in.Repo, "HEAD")
 	if err != nil {
-		return []DoctorCheck{{Name: "repository", Status: DoctorMissing, Detail: err.Error(),
-			Fix: fmt.Sprintf("use a token that can read %s/%s (contents: read)", in.Owner, in.Repo)}}
+		out = append(out, unreachable(in, err))
+		if in.LocalConfig != nil {
+			out = append(out, CheckLocalConfig(*in.LocalConfig))
+		}
+		return out
 	}
 	wf := reviewLoopWorkflows(files)
 	if len(wf) == 0 {
@@ -112,6 +125,27 @@ func Doctor(ctx context.Context, in DoctorInput) []DoctorCheck {
 	add(checkMergeGate(ctx, in, gh))
 	add(checkConfig(ctx, in, gh))
 	return out
+}
+
+// unreachable is the first read failing: the network (GitHub never
+// answered, so the token was never looked at), the token (401), or the
+// token's access to the repository (403, 404).
+func unreachable(in DoctorInput, err error) DoctorCheck {
+	repo := in.Owner + "/" + in.Repo
+	if ne, ok := github.AsNetwork(err); ok {
+		return DoctorCheck{Name: "network", Status: DoctorMissing, Detail: ne.Error() + "; nothing else was checked, the token included",
+			Fix: "check the connection, a proxy (HTTPS_PROXY) or GITHUB_API_URL and GITHUB_GRAPHQL_URL, then run doctor again"}
+	}
+	if github.IsUnauthorized(err) {
+		return DoctorCheck{Name: "token", Status: DoctorMissing, Detail: "GitHub does not accept the token (401: unknown, expired or revoked): " + err.Error(),
+			Fix: "set a valid token in GH_TOKEN or GITHUB_TOKEN (`gh auth token` prints yours)"}
+	}
+	if github.IsNotFound(err) {
+		return DoctorCheck{Name: "repository", Status: DoctorMissing, Detail: repo + " does not exist, or the token may not see it: " + err.Error(),
+			Fix: "check the name, and use a token that can read " + repo + " (contents: read)"}
+	}
+	return DoctorCheck{Name: "repository", Status: DoctorMissing, Detail: err.Error(),
+		Fix: fmt.Sprintf("use a token that can read %s (contents: read)", repo)}
 }
 
 // reviewLoopWorkflows are the workflow files that use the action.
@@ -416,7 +450,9 @@ func checkEngines(ctx context.Context, in DoctorInput, gh *github.Client, files 
 // doctorRegistry is the built-in engines plus the repository's own.
 func doctorRegistry(ctx context.Context, in DoctorInput, gh *github.Client) (*engines.Registry, error) {
 	var rc config.Repo
-	if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
+	if in.LocalConfig != nil {
+		rc, _ = config.ParseRepo(in.LocalConfig.Raw, in.LocalConfig.Path)
+	} else if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
 		rc, _ = config.ParseRepo(raw, in.ConfigFile)
 	}
 	return builtin.Registry(builtin.Options{Claude: claude.Options{JobName: "claude-review"}, Definitions: rc.Definitions})
@@ -624,6 +660,9 @@ func checkMergeGate(ctx context.Context, in DoctorInput, gh *github.Client) Doct
 }
 
 func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorCheck {
+	if in.LocalConfig != nil {
+		return CheckLocalConfig(*in.LocalConfig)
+	}
 	c := DoctorCheck{Name: "config"}
 	raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, "")
 	switch {
@@ -632,13 +671,28 @@ func checkConfig(ctx context.Context, in DoctorInput, gh *github.Client) DoctorC
 	case !found:
 		c.Status, c.Detail = DoctorOK, in.ConfigFile+": none (the built-in engines and patterns)"
 	default:
-		if _, perr := config.ParseRepo(raw, in.ConfigFile); perr != nil {
-			c.Status, c.Detail = DoctorMissing, strings.ReplaceAll(perr.Error(), "\n", "; ")
-			c.Fix = "correct it (docs/review-loop.schema.json describes every key; editors check it through the file's first line)"
-		} else {
-			c.Status, c.Detail = DoctorOK, in.ConfigFile+": valid"
-		}
+		c = configCheck(in.ConfigFile, raw)
 	}
+	return c
+}
+
+// CheckLocalConfig checks a config file of the user's machine completely,
+// as a cycle would adopt it: YAML, every key at every depth, every value,
+// and the engines its prices name. It reads nothing from GitHub.
+func CheckLocalConfig(f LocalFile) DoctorCheck {
+	c := configCheck(f.Path, f.Raw)
+	c.Name = "config (local file)"
+	return c
+}
+
+func configCheck(file string, raw []byte) DoctorCheck {
+	c := DoctorCheck{Name: "config"}
+	if err := config.ValidateRepo(raw, file); err != nil {
+		c.Status, c.Detail = DoctorMissing, strings.ReplaceAll(err.Error(), "\n", "; ")
+		c.Fix = "correct it (docs/review-loop.schema.json describes every key; editors check it through the file's first line)"
+		return c
+	}
+	c.Status, c.Detail = DoctorOK, file+": valid"
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -399,5 +400,72 @@ func TestDoctor_PushTokenAsTheGitServerSeesIt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDoctor_TheConfigFileIsCheckedAsACycleWouldAdoptIt: a misspelt
+// engine under `prices` is missing, not valid, in the repository's file
+// and in a local file given instead of it; a local file replaces the
+// repository's for every check that reads the config.
+func TestDoctor_TheConfigFileIsCheckedAsACycleWouldAdoptIt(t *testing.T) {
+	t.Parallel()
+	const typo = "prices:\n  bugbott: 0.5\n"
+	for _, tc := range []struct {
+		name, repoConfig string
+		local            *LocalFile
+		check, want      string
+		status           string
+	}{
+		{"the repository's file", typo, nil, "config", "prices.bugbott: unknown engine (did you mean bugbot?", DoctorMissing},
+		{"a local file instead of a valid one", "shared_paths: [a/**]\n", &LocalFile{Path: "local.yml", Raw: []byte(typo)},
+			"config (local file)", "local.yml: prices.bugbott: unknown engine", DoctorMissing},
+		{"a valid local file instead of a broken one", typo, &LocalFile{Path: "local.yml", Raw: []byte("prices:\n  bugbot: 0.5\n")},
+			"config (local file)", "local.yml: valid", DoctorOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorRepo(t)
+			d.config = tc.repoConfig
+			d.build(t)
+			in := d.input(adminToken)
+			in.LocalConfig = tc.local
+			got := statuses(Doctor(context.Background(), in))
+			c := got[tc.check]
+			if c.Status != tc.status || !strings.Contains(c.Detail, tc.want) {
+				t.Errorf("%s: %+v, want %s with %q", tc.check, c, tc.status, tc.want)
+			}
+			if tc.local != nil {
+				if _, ok := got["config"]; ok {
+					t.Errorf("the repository's config was checked beside the local file: %+v", got["config"])
+				}
+			}
+		})
+	}
+}
+
+// TestDoctor_AnUnreachableGitHubIsTheNetworkAndARefusedTokenTheToken:
+// the first read failing says whose fault it is: no answer at all is the
+// network's (the token was never looked at), a 401 the token's.
+func TestDoctor_AnUnreachableGitHubIsTheNetworkAndARefusedTokenTheToken(t *testing.T) {
+	t.Parallel()
+	d := newDoctorRepo(t)
+	d.build(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	l.Close()
+	in := d.input(adminToken)
+	in.Client = func(tok string) (*github.Client, error) {
+		return github.New(github.Options{Token: tok, APIURL: closed, GraphQLURL: closed + "/graphql", MaxRetries: 1, RetryBackoff: time.Millisecond})
+	}
+	checks := Doctor(context.Background(), in)
+	if len(checks) != 1 || checks[0].Name != "network" || !strings.Contains(checks[0].Detail, "cannot reach "+l.Addr().String()) || strings.Contains(checks[0].Fix, "token") {
+		t.Errorf("offline: %+v, want one network check whose fix is not the token", checks)
+	}
+	checks = Doctor(context.Background(), d.input("ghp_unknown"))
+	if len(checks) != 1 || checks[0].Name != "token" || !strings.Contains(checks[0].Detail, "401") {
+		t.Errorf("an unknown token: %+v, want one token check naming the 401", checks)
 	}
 }

@@ -3,7 +3,9 @@ package github
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -74,3 +76,70 @@ func isRateLimitMessage(e *APIError) bool {
 // ErrEditConflict is returned by callers that detect a concurrent edit of a
 // comment between their read and their write (the optimistic-write check).
 var ErrEditConflict = errors.New("comment changed since it was read")
+
+// NetworkError is GitHub not reached at all: a name that does not
+// resolve, a refused or reset connection, a proxy that fails, a timeout.
+// The token was never looked at, so the fix is the network, never the
+// token.
+type NetworkError struct {
+	Host string // the host that was not reached, when known
+	Err  error  // the cause, as the resolver or the dialer said it
+}
+
+// Error names the host and the cause in one line.
+func (e *NetworkError) Error() string {
+	if e.Host == "" {
+		return "cannot reach GitHub: " + e.Err.Error()
+	}
+	return "cannot reach " + e.Host + ": " + e.Err.Error()
+}
+
+// Unwrap is the cause.
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// AsNetwork returns err as a NetworkError when GitHub was not reached: a
+// DNS failure, a dial, read or proxy failure, or a timeout. Any answer
+// from a server (401, 403, 5xx) is not one.
+func AsNetwork(err error) (*NetworkError, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var ne *NetworkError
+	if errors.As(err, &ne) {
+		return ne, true
+	}
+	host := ""
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			host = u.Host
+		}
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return &NetworkError{Host: cmpOr(host, dns.Name), Err: fmt.Errorf("the name %s does not resolve (%s)", dns.Name, cmpOr(dns.Err, "no such host"))}, true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return &NetworkError{Host: host, Err: op}, true
+	}
+	if ue != nil && ue.Timeout() {
+		return &NetworkError{Host: host, Err: ue.Err}, true
+	}
+	return nil, false
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// IsUnauthorized reports whether GitHub refused the token itself (401:
+// unknown, expired or revoked), as opposed to a token it knows that may
+// not do this (403).
+func IsUnauthorized(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.Status == http.StatusUnauthorized
+}

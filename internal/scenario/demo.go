@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -19,27 +18,20 @@ import (
 //go:embed demo.yaml
 var demoScenario []byte
 
-// Demo is `review-loop demo [--scenario FILE] [--quiet]`: it plays the
-// built-in scenario (or FILE) on an in-process fake GitHub with simulated
-// engines, printing each cycle's per-engine status and the final
-// hand-back report. It fails when the outcome differs from the scenario's
-// expectation.
-func Demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) error {
-	_, err := demo(ctx, args, env, logger)
+// Demo is `review-loop demo [--scenario FILE] [--verbose] [-v]`: it plays
+// the built-in scenario (or FILE) on an in-process fake GitHub with
+// simulated engines, printing each cycle's per-engine status and the
+// final hand-back report. It fails when the outcome differs from the
+// scenario's expectation. The command line is parsed by internal/cli.
+func Demo(ctx context.Context, opts cli.DemoOptions, env cli.Env, logger *slog.Logger) error {
+	_, err := demo(ctx, opts, env, logger)
 	return err
 }
 
 // demo is Demo, returning also what the run observed (the tests that read
 // the built-in demo share one run).
-func demo(ctx context.Context, args []string, env cli.Env, logger *slog.Logger) (Result, error) {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	file := fs.String("scenario", "", "a scenario file to play instead of the built-in demo")
-	diag := fs.Bool("v", false, "also print the action's diagnostics")
-	verbose := fs.Bool("verbose", false, "also print each cycle's plan: its effects in order, each with its rule")
-	if err := fs.Parse(args); err != nil {
-		return Result{}, err
-	}
+func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logger) (Result, error) {
+	file, diag, verbose := &o.Scenario, &o.Diagnostics, &o.Verbose
 	var sc sim.Scenario
 	var err error
 	if *file != "" {

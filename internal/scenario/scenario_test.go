@@ -138,7 +138,7 @@ type demoRun struct {
 var builtinDemo = sync.OnceValues(func() (demoRun, error) {
 	var out, errOut strings.Builder
 	env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
-	res, err := demo(context.Background(), nil, env, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	res, err := demo(context.Background(), cli.DemoOptions{}, env, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return demoRun{out: out.String(), stderr: errOut.String(), res: res}, err
 })
 
