@@ -70,3 +70,52 @@ func TestPlan_ReadsARealPRAndWritesNothing(t *testing.T) {
 		t.Errorf("plan without #N: exit %d, want %d", code, cli.ExitUsage)
 	}
 }
+
+// TestPlan_SaysWhatItAssumesAndWhatTheStartPolicyMakesOfOtherWakes: plan
+// plans as a dispatch would, which starts a loop under any start-on; it
+// says so, and says what the configured policy makes of an engine's
+// review or a push: under start-on: command nothing starts on a PR with
+// no loop until a maintainer asks.
+func TestPlan_SaysWhatItAssumesAndWhatTheStartPolicyMakesOfOtherWakes(t *testing.T) {
+	t.Parallel()
+	const assumes = "  assumes: a workflow_dispatch for PR #1 by a maintainer, which starts a loop or resumes one whatever start-on says\n"
+	for _, tc := range []struct {
+		name    string
+		startOn string
+		started bool
+		args    func(w *action.World) []string
+		want    string
+	}{
+		{"no loop, start-on command", "", false, nil,
+			"  under start-on: command (the default; INPUT_START-ON sets it as the workflow's start-on input does): no loop runs on this PR, so nothing starts: an engine's review or a push does nothing until a maintainer comments `@review-loop start`, adds the `review-loop` label or dispatches the workflow with pr: 1\n"},
+		{"no loop, start-on auto", "auto", false, nil,
+			"  under start-on: auto (from INPUT_START-ON): no loop runs on this PR yet: its next wake of any kind (an engine's review, a push) starts one and does the above\n"},
+		{"a running loop, named by its URL", "", true, func(w *action.World) []string { return []string{"plan", w.Fake().URL() + "/octo/app/pull/1"} },
+			"  under start-on: command (the default; INPUT_START-ON sets it as the workflow's start-on input does): a loop runs on this PR: its next wake of any kind (an engine's review, a push, the sweep) does the above\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := action.NewWorld(t, nil)
+			if tc.started {
+				if _, err := w.Cycle("workflow_dispatch", action.DispatchPayload(1), map[string]string{"engines": "copilot"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out, errOut bytes.Buffer
+			env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(k string) string {
+				return map[string]string{"GH_TOKEN": action.ActionToken, "GITHUB_API_URL": w.Fake().URL(), "GITHUB_GRAPHQL_URL": w.Fake().GraphQLURL(),
+					"GITHUB_SERVER_URL": w.Fake().URL(), "INPUT_ENGINES": "copilot", "INPUT_START-ON": tc.startOn}[k]
+			}}
+			args := []string{"plan", "octo/app#1"}
+			if tc.args != nil {
+				args = tc.args(w)
+			}
+			if code := cli.Main(context.Background(), args, env); code != cli.ExitOK {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+			}
+			if !strings.HasPrefix(out.String(), "octo/app#1: the next cycle would ") || !strings.Contains(out.String(), "\n"+assumes+tc.want) {
+				t.Errorf("output lacks\n%s%s\ngot:\n%s", assumes, tc.want, out.String())
+			}
+		})
+	}
+}
