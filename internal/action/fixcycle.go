@@ -35,7 +35,7 @@ func (c *prCycle) fixCycle(ctx context.Context, reportOnly bool) error {
 	c.gitBaseline = out.Baseline
 	c.notices = append(c.notices, out.Notices...)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: out.Rows}, c.Now())
-	c.res.Tests, c.res.TestFindings = out.Result.Tests, out.Result.TestFindings
+	c.res.Tests, c.res.TestFindings, c.res.TestPassed = out.Result.Tests, out.Result.TestFindings, out.Result.TestPassed
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}

@@ -99,8 +99,10 @@ type PRResult struct {
 	// counts the review threads it resolved.
 	Tests    []string
 	Resolved int
-	// TestFindings[i] is the finding Tests[i] ran for.
+	// TestFindings[i] is the finding Tests[i] ran for; TestPassed[i]
+	// whether it passed.
 	TestFindings []string
+	TestPassed   []bool
 	// DryRun is a dry run's plan in the words of the job summary.
 	DryRun string
 	// Effects are the effects the cycle carried out, in order: the

@@ -71,7 +71,7 @@ func runCycle(ctx context.Context, dryRun bool, prepareDir string, env Env, logg
 	}
 	if cfg.DryRun {
 		for _, pr := range res.PRs {
-			fmt.Fprintf(env.Stdout, "PR #%d: plan %s — %s\n", pr.PR, pr.Plan.Action, pr.Plan.Why)
+			fmt.Fprintf(env.Stdout, "PR #%d: plan %s — %s\n", pr.PR, pr.Plan.Action, report.WhySentence(pr.Plan.Why))
 			for _, t := range pr.Plan.Triggers {
 				fmt.Fprintf(env.Stdout, "  would trigger %s for %s\n", t.Engine, shortSHA(t.SHA))
 			}

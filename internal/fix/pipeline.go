@@ -116,9 +116,11 @@ type CycleResult struct {
 	// Log holds one line per step, for the job log.
 	Log []string
 	// Tests are the targeted test commands run, as argv joined by spaces;
-	// TestFindings[i] is the finding Tests[i] ran for.
+	// TestFindings[i] is the finding Tests[i] ran for, and TestPassed[i]
+	// whether it passed (a failed one reverted its fix, E1).
 	Tests        []string
 	TestFindings []string
+	TestPassed   []bool
 	// Reverted are the changes left out of the commit, with why (TB9).
 	Reverted []Revert
 }
@@ -259,6 +261,7 @@ func (c *cycle) test(ctx context.Context, finding string, files []string) error 
 	c.res.Tests = append(c.res.Tests, strings.Join(argv, " "))
 	c.res.TestFindings = append(c.res.TestFindings, finding)
 	_, err := runProcess(ctx, "test-command", c.p.cfg.Dir, argv, c.p.cfg.Env, 0)
+	c.res.TestPassed = append(c.res.TestPassed, err == nil)
 	return err
 }
 

@@ -560,7 +560,7 @@ func (d *decider) tree(progress bool) {
 			d.plan.Triggers = append(d.plan.Triggers, TriggerRequest{Engine: e.view.Engine, SHA: d.head})
 		}
 		d.plan.Action, d.plan.Wait = ActionTrigger, cfg.PollInterval
-		d.plan.Why = "T1/T2: trigger-only cycle for " + names(toTrigger)
+		d.plan.Why = "T1/T2: asking " + names(toTrigger) + " to review the head; a cycle that triggers does nothing else"
 		return
 	}
 	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3.
@@ -606,7 +606,7 @@ func (d *decider) tree(progress bool) {
 		if waiting = d.waiting(); len(waiting) > 0 {
 			if since := d.idleSince(); d.obs.Now.Sub(since) < cfg.MaxIdle {
 				d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
-				d.plan.Why = "W1(d): waiting for " + names(waiting) + " (T4: no fix while any engine is TRIGGERED or RUNNING)"
+				d.plan.Why = "W1(d): waiting for " + names(waiting) + " to finish reviewing the head (T4: no fix while any engine is TRIGGERED or RUNNING)"
 				return
 			}
 			b3 = true

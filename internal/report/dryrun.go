@@ -16,7 +16,7 @@ func DryRun(p loop.Plan, head string, table triage.Table, fixable map[string]boo
 	b.WriteString("#### Dry run: what this cycle would do\n\n")
 	fmt.Fprintf(&b, "Nothing was written to the pull request. Plan: **%s**", p.Action)
 	if p.Why != "" {
-		fmt.Fprintf(&b, " — %s", Escape(p.Why, 300))
+		fmt.Fprintf(&b, " — %s", WhyMarkdown(p.Why, RulesURL, 300))
 	}
 	b.WriteString("\n\n")
 	if p.MarkReady {

@@ -154,11 +154,18 @@ func (r *run) fixNote(pr action.PRResult) {
 		r.progress("   fix commit %s pushed to the PR branch\n", short(pr.Pushed))
 	}
 	for i, t := range pr.Tests {
+		result := "— result unknown"
+		if i < len(pr.TestPassed) {
+			result = "— fail: the fix is reverted (E1)"
+			if pr.TestPassed[i] {
+				result = "— pass"
+			}
+		}
 		if i < len(pr.TestFindings) && pr.TestFindings[i] != "" {
-			r.progress("   test for %s: %s\n", r.findingName(pr, pr.TestFindings[i]), t)
+			r.progress("   test for %s: %s %s\n", r.findingName(pr, pr.TestFindings[i]), t, result)
 			continue
 		}
-		r.progress("   test: %s\n", t)
+		r.progress("   test: %s %s\n", t, result)
 	}
 	r.progress("   %d review thread(s) resolved\n", pr.Resolved)
 }

@@ -61,12 +61,15 @@ func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logg
 		return res, err
 	}
 	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
-	// One request total: the hand-back's cost ledger shows what the
-	// fake GitHub counted of the action's token, every request included.
+	// One total of each: the hand-back's cost ledger shows what the fake
+	// GitHub counted of the action's token and the runner of the jobs,
+	// every cycle included — those that wrote nothing (an idle wake, C2)
+	// too, which no ledger can hold — so its cycles are the cycles above.
 	final := res.FinalState
 	if final.Ledger != nil {
 		l := *final.Ledger
 		l.APIReads, l.APIWrites = res.Requests.Reads, res.Requests.Writes
+		l.Cycles, l.JobMinutes = res.Cycles, res.JobMinutes
 		final.Ledger = &l
 	}
 	fmt.Fprint(out, report.HandBack(report.Input{

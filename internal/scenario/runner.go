@@ -41,6 +41,7 @@ import (
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/sim"
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -72,6 +73,10 @@ type Result struct {
 	Cycles   int
 	// Requests counts the action's API requests (reads and writes).
 	Requests github.Counts
+	// JobMinutes are the Actions minutes of all Cycles, each cycle's
+	// simulated wall time rounded up to a minute (loop.JobMinutes), the
+	// cycles that wrote nothing included.
+	JobMinutes int
 	// Unwritten counts the requests of the cycles that did not write the
 	// status comment (an idle wake, a wake that concerns no loop): no
 	// ledger can hold them.
@@ -121,6 +126,9 @@ type run struct {
 	// unwritten are the requests of cycles that left the status comment
 	// as it was.
 	unwritten github.Counts
+	// minutes are the Actions minutes of every cycle (loop.JobMinutes of
+	// its simulated wall time).
+	minutes int
 	// checkouts counts the cycles that cloned the PR themselves (no
 	// checkout step).
 	checkouts int
@@ -432,7 +440,9 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	}
 	before := requestCounts(r.w.Fake.Requests())
 	_, bodyBefore, _ := r.statusComment()
+	started := r.w.Now()
 	res, err := action.Run(ctx, deps)
+	r.minutes += loop.JobMinutes(r.w.Now().Sub(started))
 	if err != nil && !errors.Is(err, action.ErrCrashed) {
 		r.errs = append(r.errs, fmt.Sprintf("cycle %d: %v", r.cycles, err))
 	}
@@ -472,7 +482,7 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 		}
 		r.progress("\n")
 		if r.opts.Why && pr.Plan.Why != "" {
-			r.progress("   why: %s\n", pr.Plan.Why)
+			r.progress("   why: %s\n", report.WhySentence(pr.Plan.Why))
 		}
 		for _, e := range pr.Plan.Engines {
 			r.progress("   %-10s review %s%s\n", e.Engine, e.State, verdictNote(e))
@@ -565,7 +575,7 @@ func (r *run) result() Result {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
 	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
-	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, Requests: r.counts, Unwritten: r.unwritten, FinalState: st, Report: body,
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, JobMinutes: r.minutes, Requests: r.counts, Unwritten: r.unwritten, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }
 
