@@ -22,8 +22,8 @@ var inputsHelp string
 const envHelp = `environment:
   INPUT_<NAME>          each input above, upper case, dashes kept (INPUT_GITHUB-TOKEN);
                         action.yml maps them
-  GITHUB_TOKEN          token when github-token is empty (status: after GH_TOKEN)
-  GH_TOKEN              token for review-loop status
+  GITHUB_TOKEN          token when github-token is empty (status, plan, doctor: after GH_TOKEN)
+  GH_TOKEN              token for review-loop status, plan and doctor
   GITHUB_EVENT_NAME, GITHUB_EVENT_PATH
                         the event that woke the cycle
   GITHUB_REPOSITORY     owner/name
