@@ -28,7 +28,7 @@ func TestStatusCommand_printsTheLoopWithoutWriting(t *testing.T) {
 		},
 		Stdout: &stdout, Stderr: &stderr,
 	}
-	if code := cli.Main(context.Background(), []string{"status", "--repo", "octo/app", "--pr", "1"}, env); code != cli.ExitOK {
+	if code := cli.Main(context.Background(), []string{"status", "octo/app#1"}, env); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()

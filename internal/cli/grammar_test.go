@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -356,4 +357,106 @@ func TestCLI_OfflineErrorsNameTheNetworkNotTheToken(t *testing.T) {
 	if r.code != ExitError || !strings.Contains(r.stdout, "[ ] token: GitHub does not accept the token (401") {
 		t.Errorf("doctor with a refused token: exit %d\n%s", r.code, r.stdout)
 	}
+}
+
+// TestParsePR_ReferencesAndURLs: the spellings of a pull request, and
+// what is not one.
+func TestParsePR_ReferencesAndURLs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in, server string
+		want       PRRef
+	}{
+		{"octo/app#7", "", PRRef{Owner: "octo", Repo: "app", Number: 7}},
+		{"Octo-Org/my.app_2#12345", "", PRRef{Owner: "Octo-Org", Repo: "my.app_2", Number: 12345}},
+		{"https://github.com/octo/app/pull/7", "", PRRef{Host: "github.com", Owner: "octo", Repo: "app", Number: 7}},
+		{"https://github.com/octo/app/pull/7/", "", PRRef{Host: "github.com", Owner: "octo", Repo: "app", Number: 7}},
+		{"https://github.com/octo/app/pull/7/files#diff-1", "https://github.com", PRRef{Host: "github.com", Owner: "octo", Repo: "app", Number: 7}},
+		{"https://GHE.example.com/octo/app/pull/7?w=1", "", PRRef{Host: "ghe.example.com", Owner: "octo", Repo: "app", Number: 7}},
+		{"https://ghe.example.com/octo/app/pull/7", "https://ghe.example.com/", PRRef{Host: "ghe.example.com", Owner: "octo", Repo: "app", Number: 7}},
+	} {
+		got, err := ParsePR(tc.in, tc.server)
+		if err != nil || got != tc.want {
+			t.Errorf("ParsePR(%q, %q) = %+v, %v; want %+v", tc.in, tc.server, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, server string }{
+		{"octo/app", ""}, {"octo/app#", ""}, {"octo/app#-1", ""}, {"octo/app#+1", ""}, {"octo/app#1x", ""}, {"octo/app#99999999999999999999", ""},
+		{"octo/../app#1", ""}, {"octo/..#1", ""}, {"-octo/app#1", ""}, {"octo-/app#1", ""}, {"oc to/app#1", ""}, {"/app#1", ""},
+		{"https://github.com/octo/app/issues/7", ""}, {"https://github.com/octo/app/pull", ""}, {"https://github.com/octo/app/pull/0", ""},
+		{"https://user:pw@github.com/octo/app/pull/7", ""}, {"git://github.com/octo/app/pull/7", ""}, {"https:///octo/app/pull/7", ""},
+		{"https://evil.example/octo/app/pull/7", "https://github.com"},
+	} {
+		if got, err := ParsePR(tc.in, tc.server); err == nil {
+			t.Errorf("ParsePR(%q, %q) = %+v, want an error", tc.in, tc.server, got)
+		}
+	}
+}
+
+// TestEndpointsFor_AServerPRURLNamesItsAPI: a PR URL on a GitHub
+// Enterprise Server, with no server of the user's, points the API there;
+// github.com, owner/repo#N and a server the user set keep theirs.
+func TestEndpointsFor_AServerPRURLNamesItsAPI(t *testing.T) {
+	t.Parallel()
+	none := func(string) string { return "" }
+	ghes := endpointsFor(none, "ghe.example.com")
+	for k, want := range map[string]string{"GITHUB_SERVER_URL": "https://ghe.example.com", "GITHUB_API_URL": "https://ghe.example.com/api/v3", "GITHUB_GRAPHQL_URL": "https://ghe.example.com/api/graphql"} {
+		if got := ghes(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	set := func(k string) string { return map[string]string{"GITHUB_SERVER_URL": "https://mine.example", "GITHUB_API_URL": "https://mine.example/api/v3"}[k] }
+	for _, tc := range []struct {
+		getenv func(string) string
+		host   string
+	}{{none, "github.com"}, {none, ""}, {set, "mine.example"}} {
+		if got := endpointsFor(tc.getenv, tc.host)("GITHUB_API_URL"); got != tc.getenv("GITHUB_API_URL") {
+			t.Errorf("host %q: GITHUB_API_URL = %q, want %q", tc.host, got, tc.getenv("GITHUB_API_URL"))
+		}
+	}
+}
+
+// TestSpec_ACommandToComeIsOneMoreSpec: the report command of LW/EQ2
+// (`report <owner/repo> [--since 30d]`) is a spec like the others: its
+// flag stands anywhere, its repository is checked, its help is made.
+func TestSpec_ACommandToComeIsOneMoreSpec(t *testing.T) {
+	t.Parallel()
+	report := &spec{
+		name: "report", short: "a per-engine scorecard", long: "Print a per-engine scorecard of recent pull requests.",
+		args:    []positional{{name: "<owner/repo>", kind: argRepo}},
+		example: []string{"review-loop report octo/app --since 30d"},
+		flags:   func(fs *flag.FlagSet) { fs.String("since", "30d", "how far back, as `AGE`") },
+	}
+	for _, args := range [][]string{{"octo/app", "--since", "7d"}, {"--since", "7d", "octo/app"}, {"--since=7d", "octo/app"}} {
+		inv, err := report.parse(args, "")
+		if err != nil || inv.repo.String() != "octo/app" || inv.string("since") != "7d" {
+			t.Errorf("%v: %+v, %v", args, inv, err)
+		}
+	}
+	if _, err := report.parse([]string{"octo/app#1"}, ""); err == nil {
+		t.Error("a PR taken for a repository")
+	}
+	var b bytes.Buffer
+	report.writeHelp(&b)
+	if !strings.Contains(b.String(), "USAGE\n  review-loop report [flags] <owner/repo>\n") || !strings.Contains(b.String(), "--since AGE  how far back, as AGE (default 30d)") {
+		t.Errorf("help:\n%s", b.String())
+	}
+}
+
+func FuzzParsePR(f *testing.F) {
+	for _, s := range []string{"octo/app#7", "https://github.com/octo/app/pull/7/files", "octo/app", "https://x/y/z/pull/1", "a/b#0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		pr, err := ParsePR(s, "")
+		if err != nil {
+			return
+		}
+		if pr.Number <= 0 || !validOwner(pr.Owner) || !validRepo(pr.Repo) {
+			t.Fatalf("%q parsed to %+v", s, pr)
+		}
+		if again, err := ParsePR(pr.String(), ""); err != nil || again.Owner != pr.Owner || again.Repo != pr.Repo || again.Number != pr.Number {
+			t.Fatalf("%q → %s → %+v, %v", s, pr, again, err)
+		}
+	})
 }
