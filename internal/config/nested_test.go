@@ -17,6 +17,7 @@ func TestRule_C2_ANestedTypoIsNamedByItsKeyPath(t *testing.T) {
 			"engines[0].author.login: unknown key (did you mean logins? known: id, logins)"},
 		{"a severity marker", engine + "    severity_markers:\n      - pattern: P0\n        severty: high\n",
 			"engines[0].severity_markers[0].severty: unknown key (did you mean severity?"},
+		{"a definition's own key, named once", engine + "    chek_run: x\n", "engines[0].chek_run: unknown field"},
 		{"a body section", engine + "    body_sections:\n      - heading: Nits\n        kind: finding\n        severitty: low\n",
 			"engines[0].body_sections[0].severitty: unknown key (did you mean severity?"},
 	} {
