@@ -83,19 +83,25 @@ func TestPlan_SaysWhatItAssumesAndWhatTheStartPolicyMakesOfOtherWakes(t *testing
 		name    string
 		startOn string
 		started bool
+		stopped bool
 		args    func(w *action.World) []string
 		want    string
 	}{
-		{"no loop, start-on command", "", false, nil,
+		{"no loop, start-on command", "", false, false, nil,
 			"  under start-on: command (the default; INPUT_START-ON sets it as the workflow's start-on input does): no loop runs on this PR, so nothing starts: an engine's review or a push does nothing until a maintainer comments `@review-loop start`, adds the `review-loop` label or dispatches the workflow with pr: 1\n"},
-		{"no loop, start-on auto", "auto", false, nil,
+		{"no loop, start-on auto", "auto", false, false, nil,
 			"  under start-on: auto (from INPUT_START-ON): no loop runs on this PR yet: its next wake of any kind (an engine's review, a push) starts one and does the above\n"},
-		{"a running loop, named by its URL", "", true, func(w *action.World) []string { return []string{"plan", w.Fake().URL() + "/octo/app/pull/1"} },
+		{"a running loop, named by its URL", "", true, false, func(w *action.World) []string { return []string{"plan", w.Fake().URL() + "/octo/app/pull/1"} },
 			"  under start-on: command (the default; INPUT_START-ON sets it as the workflow's start-on input does): a loop runs on this PR: its next wake of any kind (an engine's review, a push, the sweep) does the above\n"},
+		{"a stopped loop, start-on auto", "auto", false, true, nil,
+			"  under start-on: auto (from INPUT_START-ON): the loop on this PR has ended: only `@review-loop start` restarts it (H8)\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := action.NewWorld(t, nil)
+			if tc.stopped {
+				w.SeedStoppedLoop()
+			}
 			if tc.started {
 				if _, err := w.Cycle("workflow_dispatch", action.DispatchPayload(1), map[string]string{"engines": "copilot"}); err != nil {
 					t.Fatal(err)

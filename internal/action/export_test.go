@@ -39,3 +39,7 @@ func TamperArtifact(t testing.TB, artifact string, edit func(d map[string]any, p
 	t.Helper()
 	tamperArtifact(t, artifact, edit)
 }
+
+// SeedStoppedLoop gives the PR the state comment of a loop that was
+// stopped.
+func (w *world) SeedStoppedLoop() { w.ourState(stoppedState(), "stopped") }
