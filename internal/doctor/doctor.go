@@ -140,6 +140,10 @@ func unreachable(in DoctorInput, err error) DoctorCheck {
 		return DoctorCheck{Name: "token", Status: DoctorMissing, Detail: "GitHub does not accept the token (401: unknown, expired or revoked): " + err.Error(),
 			Fix: "set a valid token in GH_TOKEN or GITHUB_TOKEN (`gh auth token` prints yours)"}
 	}
+	if github.IsPermission(err) {
+		return DoctorCheck{Name: "repository", Status: DoctorMissing, Detail: "GitHub refuses this token access to " + repo + " (403): " + err.Error(),
+			Fix: "use a token that can read " + repo + " (contents: read; a fine-grained token must include the repository)"}
+	}
 	if github.IsNotFound(err) {
 		return DoctorCheck{Name: "repository", Status: DoctorMissing, Detail: repo + " does not exist, or the token may not see it: " + err.Error(),
 			Fix: "check the name, and use a token that can read " + repo + " (contents: read)"}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -467,5 +469,32 @@ func TestDoctor_AnUnreachableGitHubIsTheNetworkAndARefusedTokenTheToken(t *testi
 	checks = Doctor(context.Background(), d.input("ghp_unknown"))
 	if len(checks) != 1 || checks[0].Name != "token" || !strings.Contains(checks[0].Detail, "401") {
 		t.Errorf("an unknown token: %+v, want one token check naming the 401", checks)
+	}
+}
+
+// TestDoctor_TheFirstReadFailingNamesWhoseFaultItIs: each way the first
+// read fails gets its own check and fix; only the network's says the
+// token was not checked.
+func TestDoctor_TheFirstReadFailingNamesWhoseFaultItIs(t *testing.T) {
+	t.Parallel()
+	in := DoctorInput{Owner: "octo", Repo: "app"}
+	offline := &url.Error{Op: "Post", URL: "https://api.example.invalid/graphql", Err: &net.DNSError{Err: "no such host", Name: "api.example.invalid", IsNotFound: true}}
+	for _, tc := range []struct {
+		name       string
+		err        error
+		check, fix string
+	}{
+		{"no answer", offline, "network", "check the connection"},
+		{"401", &github.APIError{Op: "repository.object", Status: http.StatusUnauthorized, Message: "Bad credentials"}, "token", "set a valid token"},
+		{"403", &github.APIError{Op: "repository.object", Status: http.StatusForbidden, Message: "Resource not accessible by personal access token"}, "repository", "a fine-grained token must include the repository"},
+		{"404", &github.APIError{Op: "repository.object", Status: http.StatusNotFound, Message: "repository octo/app not found"}, "repository", "check the name"},
+	} {
+		c := unreachable(in, fmt.Errorf("reading workflow files of octo/app at HEAD: %w", tc.err))
+		if c.Name != tc.check || c.Status != DoctorMissing || !strings.Contains(c.Fix, tc.fix) {
+			t.Errorf("%s: %+v, want %s with a fix that says %q", tc.name, c, tc.check, tc.fix)
+		}
+		if (tc.check == "network") != strings.Contains(c.Detail, "the token included") {
+			t.Errorf("%s: %q: only the network says the token was not checked", tc.name, c.Detail)
+		}
 	}
 }
