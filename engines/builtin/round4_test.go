@@ -33,7 +33,9 @@ func cleanAfter(t *testing.T, name string, obs *github.Observation, trig engines
 	return ok, why, v
 }
 
-func trig() engines.Trigger { return engines.Trigger{SHA: head, At: trigger.Add(300 * time.Millisecond)} }
+func trig() engines.Trigger {
+	return engines.Trigger{SHA: head, At: trigger.Add(300 * time.Millisecond)}
+}
 
 func dynamicCheck(status, conclusion string, at time.Duration) github.CheckRun {
 	cr := check("copilot-pull-request-reviewer", "github-actions", status, conclusion, at)
