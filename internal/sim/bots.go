@@ -26,6 +26,11 @@ type bot struct {
 	// postedLine is the line each finding was last posted at (Bugbot
 	// re-posts a still-present finding only when its line moved).
 	postedLine map[string]int
+	// CodeRabbit's walkthrough comment (Engine.Walkthrough): its id, its
+	// body before the running review, and the last commit it reviewed.
+	walkID       int64
+	walkBody     string
+	lastReviewed string
 }
 
 type job struct {
@@ -297,6 +302,7 @@ func (b *bot) tick(now time.Time) {
 			j.started, j.startAt = true, now
 			b.setCheck(j, "IN_PROGRESS", "")
 			b.setRun(j, "in_progress", "")
+			b.startCodeRabbit(j)
 		}
 		due := j.at.Add(time.Duration(j.round.Latency))
 		if p := time.Duration(j.round.Placeholder); p > 0 && !j.placeholder && !now.Before(due.Add(-p)) {
@@ -468,6 +474,13 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
+	if r.CheckOnly && len(fs) == 0 && b.unresolvedThreads() == 0 {
+		// postSuccessComment false: a clean run posts no review, only
+		// its check's summary (ENGINES.md round 4).
+		b.setCheckOutput(j, "COMPLETED", "SUCCESS", "Bugbot Review", BugbotCheckClean, "")
+		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "SUCCESS"))
+		return
+	}
 	if b.postedLine == nil {
 		b.postedLine = map[string]int{}
 	}
@@ -590,7 +603,11 @@ func (b *bot) completeCopilot(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, CopilotReviewerLogin, CopilotCommentLogin, copilotOverview(b.changedFiles(), len(fs), r.LowConfidence), copilotComment)
+	overview := copilotOverview(b.changedFiles(), len(fs), r.LowConfidence)
+	if r.Overview == "2026-09" {
+		overview = copilotOverviewDetails(b.changedFiles(), len(fs))
+	}
+	b.postReview(j, r, fs, CopilotReviewerLogin, CopilotCommentLogin, overview, copilotComment)
 	b.setCheck(j, "COMPLETED", "SUCCESS")
 }
 
@@ -644,8 +661,17 @@ func (b *bot) completeClaude(j *job, r Round) {
 				b.w.emit("pull_request_review", b.w.reviewPayload(b.reviewOf(id), ClaudeLogin, j.sha))
 			}
 		}
-		if len(fs) == 0 && len(r.Comments) == 0 && r.ReviewBody == "" {
-			b.issueComment(ClaudeLogin, ClaudeClean)
+		switch r.Automation {
+		case "review":
+			// claude-code-action in automation mode: `gh pr review`, in
+			// the prompt's words, no tracking comment.
+			b.review(ClaudeLogin, claudeAutomation(len(fs)), j.sha)
+		case "comment":
+			b.issueComment(ClaudeLogin, claudeAutomation(len(fs)))
+		default:
+			if len(fs) == 0 && len(r.Comments) == 0 && r.ReviewBody == "" {
+				b.issueComment(ClaudeLogin, ClaudeClean)
+			}
 		}
 		for _, c := range r.Comments {
 			b.issueComment(ClaudeLogin, c)
@@ -689,6 +715,66 @@ func (b *bot) completeGemini(j *job, r Round) {
 	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }
 
+// startCodeRabbit is what CodeRabbit shows when a review starts: its
+// full-review fallback notice for the head (Round.Fallback), and its
+// walkthrough rewritten into the "review in progress" state naming the
+// head (Engine.Walkthrough).
+func (b *bot) startCodeRabbit(j *job) {
+	if b.name != CodeRabbit {
+		return
+	}
+	if j.round.Fallback {
+		b.issueComment(CodeRabbitLogin, coderabbitFallback(b.w.Number, j.sha))
+	}
+	if !b.script.Walkthrough {
+		return
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	b.setWalkthrough(coderabbitInProgress(from, j.sha), false)
+}
+
+// setWalkthrough creates CodeRabbit's walkthrough or edits it in place;
+// keep records the body as the one to restore when a run ends without
+// a review.
+func (b *bot) setWalkthrough(body string, keep bool) {
+	if b.walkID == 0 {
+		id, err := b.w.Fake.AddIssueComment(b.w.Owner, b.w.Repo, b.w.Number, CodeRabbitLogin, "NONE", body)
+		if err != nil {
+			return
+		}
+		b.walkID = id
+	} else if err := b.w.Fake.EditIssueComment(b.walkID, body); err != nil {
+		return
+	}
+	if keep {
+		b.walkBody = body
+	}
+}
+
+// endWalkthrough leaves the walkthrough as the run's outcome says: its
+// recent-review block naming the head after a review, or as it was
+// before the run when the run reviewed nothing (quota, skip, failure).
+func (b *bot) endWalkthrough(j *job, reviewed, clean bool) {
+	if !b.script.Walkthrough {
+		return
+	}
+	if !reviewed {
+		if b.walkBody != "" {
+			b.setWalkthrough(b.walkBody, true)
+		}
+		return
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	b.setWalkthrough(coderabbitRecent(from, j.sha, clean), true)
+	b.lastReviewed = j.sha
+}
+
 // completeCodeRabbit posts CodeRabbit's review the way the real one does:
 // incrementally ("incremental review of new changes", docs.coderabbit.ai,
 // ENGINES.md round 2) — an open thread of an earlier review is not posted
@@ -707,6 +793,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		if c == "" {
 			c = "FAILURE"
 		}
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitFailed)
 		b.setCheckText(j, "COMPLETED", c, "Review failed", "Review failed: the review could not be completed.")
 		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, c))
@@ -716,6 +803,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		if wait == 0 {
 			wait = 30 * time.Minute
 		}
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, coderabbitRateLimited(b.w.Scenario.PR.Author, wait))
 		b.w.recordQuota(CodeRabbit, wait)
 		// The status of a rate-limited review reads success (04-… B).
@@ -724,10 +812,12 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 	case r.Refuse:
 		// "Already reviewed the last commit" with a green status and no
 		// review of the head (coderabbit/11-…).
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitRefusal)
 		finish("SUCCESS", "Review completed")
 		return
 	case r.Skipped:
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitSkipped)
 		// "Review skipped" comes with a success status (06-…).
 		finish("SUCCESS", "Review skipped: automatic reviews are disabled")
@@ -747,8 +837,20 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 			}
 		}
 	}
+	if r.NoReviewObject && len(inline) == 0 && len(body) == 0 {
+		// A clean incremental review posts no review object: the
+		// walkthrough's recent-review block, rewritten in place, and the
+		// green check are all it leaves (ENGINES.md round 4).
+		b.endWalkthrough(j, true, true)
+		for _, c := range r.Comments {
+			b.issueComment(CodeRabbitLogin, c)
+		}
+		finish("SUCCESS", "Review completed")
+		return
+	}
 	summary := coderabbitReviewBody(len(inline), body, func(f Finding) (int, int) { return b.locate(f, j.sha) })
 	b.postReview(j, r, inline, CodeRabbitLogin, CodeRabbitLogin, summary, coderabbitComment)
+	b.endWalkthrough(j, true, len(inline)+len(body) == 0)
 	finish("SUCCESS", "Review completed")
 }
 
