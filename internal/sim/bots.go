@@ -477,7 +477,11 @@ func (b *bot) completeBugbot(j *job, r Round) {
 	if r.CheckOnly && len(fs) == 0 && b.unresolvedThreads() == 0 {
 		// postSuccessComment false: a clean run posts no review, only
 		// its check's summary (ENGINES.md round 4).
-		b.setCheckOutput(j, "COMPLETED", "SUCCESS", "Bugbot Review", BugbotCheckClean, "")
+		summary := BugbotCheckClean
+		if r.CheckSummary != "" {
+			summary = b.expand(r.CheckSummary, j)
+		}
+		b.setCheckOutput(j, "COMPLETED", "SUCCESS", "Bugbot Review", summary, "")
 		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "SUCCESS"))
 		return
 	}
@@ -616,15 +620,27 @@ func (b *bot) completeCopilot(j *job, r Round) {
 // round's extra conversation comments.
 func (b *bot) postReview(j *job, r Round, fs []Finding, reviewLogin, commentLogin, summary string, render func(Finding) string) {
 	if r.ReviewBody != "" {
-		summary = r.ReviewBody
+		summary = b.expand(r.ReviewBody, j)
 	}
 	rid := b.review(reviewLogin, summary, j.sha)
 	for _, f := range fs {
 		b.comment(commentLogin, f, render(f), rid, j.sha)
 	}
 	for _, c := range r.Comments {
-		b.issueComment(commentLogin, c)
+		b.issueComment(commentLogin, b.expand(c, j))
 	}
+}
+
+// expand puts the job's commits into a scripted text's placeholders.
+func (b *bot) expand(text string, j *job) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	return strings.NewReplacer(PlaceholderHead, j.sha, PlaceholderFrom, from).Replace(text)
 }
 
 func (b *bot) changedFiles() int {
@@ -674,7 +690,7 @@ func (b *bot) completeClaude(j *job, r Round) {
 			}
 		}
 		for _, c := range r.Comments {
-			b.issueComment(ClaudeLogin, c)
+			b.issueComment(ClaudeLogin, b.expand(c, j))
 		}
 	}
 	b.setCheckText(j, "COMPLETED", conclusion, "", summary)
@@ -758,6 +774,11 @@ func (b *bot) setWalkthrough(body string, keep bool) {
 // recent-review block naming the head after a review, or as it was
 // before the run when the run reviewed nothing (quota, skip, failure).
 func (b *bot) endWalkthrough(j *job, reviewed, clean bool) {
+	if reviewed && j.round.WalkthroughBody != "" {
+		b.setWalkthrough(b.expand(j.round.WalkthroughBody, j), true)
+		b.lastReviewed = j.sha
+		return
+	}
 	if !b.script.Walkthrough {
 		return
 	}
@@ -843,7 +864,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		// green check are all it leaves (ENGINES.md round 4).
 		b.endWalkthrough(j, true, true)
 		for _, c := range r.Comments {
-			b.issueComment(CodeRabbitLogin, c)
+			b.issueComment(CodeRabbitLogin, b.expand(c, j))
 		}
 		finish("SUCCESS", "Review completed")
 		return

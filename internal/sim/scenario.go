@@ -243,7 +243,22 @@ type Round struct {
 	// review`, "comment" with `gh pr comment`, in the prompt's own words,
 	// and no tracking comment.
 	Automation string `yaml:"automation"`
+	// CheckSummary replaces the summary of Bugbot's check in a check_only
+	// round (a real sample's words).
+	CheckSummary string `yaml:"check_summary"`
+	// WalkthroughBody replaces the walkthrough CodeRabbit leaves after a
+	// no_review_object round (a real sample's words).
+	WalkthroughBody string `yaml:"walkthrough_body"`
 }
+
+// The placeholders a scripted engine text may carry: the commit the
+// review is of, and the commit the engine reviewed before it (the PR's
+// base when none), as full SHAs. A real sample names its own commits; a
+// scenario puts these where they were.
+const (
+	PlaceholderHead = "{{head}}"
+	PlaceholderFrom = "{{from}}"
+)
 
 // Finding is one scripted finding.
 type Finding struct {
@@ -844,6 +859,12 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	}
 	if r.CheckOnly && (engine != Bugbot || len(r.Findings) > 0) {
 		bad(".check_only: only a bugbot round with no new finding")
+	}
+	if r.CheckSummary != "" && !r.CheckOnly {
+		bad(".check_summary: only with check_only")
+	}
+	if r.WalkthroughBody != "" && !r.NoReviewObject {
+		bad(".walkthrough_body: only with no_review_object")
 	}
 	if r.Automation != "" && (engine != Claude || r.Automation != "review" && r.Automation != "comment") {
 		bad(".automation: only claude, \"review\" or \"comment\"")
