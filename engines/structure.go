@@ -127,3 +127,37 @@ func During(c Completion, t time.Time) bool {
 	}
 	return c.CompletedAt.IsZero() || !loop.AtSecond(t).After(loop.AtSecond(c.CompletedAt))
 }
+
+// StatusCheck returns the head's newest commit status named context and
+// created by author, read as a check run (nil when there is none): an
+// engine may report its review as a commit status rather than a check
+// run (CodeRabbit's "CodeRabbit" status, ENGINES.md). PENDING and
+// EXPECTED are a run in progress; SUCCESS, FAILURE and ERROR complete
+// it; the description stands for the check's title and summary, and the
+// status's creation time for both its start and its completion.
+func StatusCheck(obs *github.Observation, context string, author Author) *github.CheckRun {
+	var best *github.CommitStatus
+	for i := range obs.Statuses {
+		s := &obs.Statuses[i]
+		if !strings.EqualFold(strings.TrimSpace(s.Context), context) || !author.Match(s.Creator) {
+			continue
+		}
+		if best == nil || !s.CreatedAt.Before(best.CreatedAt) {
+			best = s
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	cr := &github.CheckRun{NodeID: best.NodeID, Name: best.Context, AppSlug: NormLogin(best.Creator.Login),
+		Title: best.Description, Summary: best.Description, StartedAt: best.CreatedAt}
+	switch strings.ToUpper(best.State) {
+	case "SUCCESS":
+		cr.Status, cr.Conclusion, cr.CompletedAt = "COMPLETED", "SUCCESS", best.CreatedAt
+	case "FAILURE", "ERROR":
+		cr.Status, cr.Conclusion, cr.CompletedAt = "COMPLETED", "FAILURE", best.CreatedAt
+	default:
+		cr.Status = "IN_PROGRESS"
+	}
+	return cr
+}

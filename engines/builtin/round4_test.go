@@ -250,3 +250,31 @@ func TestRule_S6_BugbotReviewBodyStatesTotalUnresolved(t *testing.T) {
 		t.Fatalf("review body \"There are 2 total unresolved issues (including 1 from previous review)\" with 1 thread: clean %v (%s), stated %+v; want 2 stated, not clean (S6)", ok, why, v.Stated)
 	}
 }
+
+func TestRule_S10_CodeRabbitsCommitStatusIsItsCompletionSignal(t *testing.T) {
+	const old1, old2 = "5e57a72dd97e969fb5b897823175e0999f252dad", "1e4bf26ace0f14ede910bc7f2339152cff4e05cc"
+	walk := withSHAs(block(t, "coderabbit", "10-", 0), old1, older, old2, head)
+	status := func(state, desc string, by github.Actor) github.CommitStatus {
+		return github.CommitStatus{NodeID: "SC_1", Context: "CodeRabbit", State: state, Description: desc, Creator: by, CreatedAt: r3t0.Add(2 * time.Minute)}
+	}
+	obs := observation()
+	obs.IssueComments = []github.IssueComment{comment("coderabbit", 5, walk, 2*time.Minute)}
+	obs.Statuses = []github.CommitStatus{status("SUCCESS", "Review completed", bots["coderabbit"])}
+	if ok, why, _ := cleanAfter(t, "coderabbit", obs, trig()); !ok {
+		t.Fatalf("CodeRabbit's clean incremental review reported by a green commit status (no check run) is not CLEAN: %s", why)
+	}
+	obs.Statuses = []github.CommitStatus{status("PENDING", "Review in progress", bots["coderabbit"])}
+	if ok, _, v := cleanAfter(t, "coderabbit", obs, trig()); ok || v.Signal != loop.SignalRunning {
+		t.Fatalf("a pending CodeRabbit status: clean %v, signal %s; want RUNNING", ok, v.Signal)
+	}
+	obs.Statuses = []github.CommitStatus{status("SUCCESS", "Review rate limited", bots["coderabbit"])}
+	if ok, _, v := cleanAfter(t, "coderabbit", obs, trig()); ok || v.Material != loop.MaterialQuota {
+		t.Fatalf("a green status saying \"Review rate limited\": clean %v, material %s; want QUOTA", ok, v.Material)
+	}
+	// A status of that name set by anyone else is not CodeRabbit's.
+	user := github.Actor{Login: "coderabbitai", DatabaseID: 99, IsBot: false}
+	obs.Statuses = []github.CommitStatus{status("SUCCESS", "Review completed", user)}
+	if ok, _, _ := cleanAfter(t, "coderabbit", obs, trig()); ok {
+		t.Fatal("a \"CodeRabbit\" status set by a user reads as CodeRabbit's signal")
+	}
+}

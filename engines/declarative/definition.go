@@ -31,6 +31,10 @@ type Definition struct {
 	// CheckRun is the name of the engine's check run; empty means none, and
 	// completion is then a review on the head SHA.
 	CheckRun string `yaml:"check_run"`
+	// StatusContext is the name of the commit status the engine may
+	// report its review with instead of a check run (CodeRabbit); read
+	// only when no check run of the engine is on the head.
+	StatusContext string `yaml:"status_context"`
 	// CheckRunApp optionally restricts the check run to one app slug.
 	CheckRunApp string `yaml:"check_run_app"`
 	// Trigger is the trigger comment text; empty means push-only.
@@ -139,7 +143,7 @@ type SeverityMarker struct {
 var (
 	nameRE     = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 	kindNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit", "summary_commits", "running_markers"}
+	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit", "summary_commits", "running_markers", "status_context"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
@@ -208,6 +212,9 @@ func (d Definition) validate() []error {
 	}
 	if d.CheckRunApp != "" && d.CheckRun == "" {
 		bad("check_run", "required when check_run_app is set")
+	}
+	if strings.ContainsAny(d.StatusContext, "\n\r") {
+		bad("status_context", "must be one line")
 	}
 	if strings.ContainsAny(d.CheckRun, "\n\r") {
 		bad("check_run", "must be one line")

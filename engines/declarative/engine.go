@@ -132,11 +132,18 @@ func (e *Engine) seen(obs *github.Observation) bool {
 	return false
 }
 
+// checkRun is the engine's completion signal on the head: its check run,
+// or else its commit status (status_context) read as one.
 func (e *Engine) checkRun(obs *github.Observation) *github.CheckRun {
-	if e.def.CheckRun == "" {
+	if e.def.CheckRun != "" {
+		if cr := engines.FindCheckRun(obs, engines.NamedCheck(e.def.CheckRun, e.def.CheckRunApp)); cr != nil {
+			return cr
+		}
+	}
+	if e.def.StatusContext == "" {
 		return nil
 	}
-	return engines.FindCheckRun(obs, engines.NamedCheck(e.def.CheckRun, e.def.CheckRunApp))
+	return engines.StatusCheck(obs, e.def.StatusContext, e.author)
 }
 
 // Observe implements engines.Engine.

@@ -283,11 +283,29 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	if name == "" {
 		return 0
 	}
+	if b.name == CodeRabbit && b.script.Status {
+		b.setStatus(j, name, status, conclusion, title)
+		return 0
+	}
 	// Each review is a check run of its own: a second run on the same
 	// commit (a retrigger, Claude's ready_for_review run) is a new one.
 	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.checkSHA(), Name: name, AppSlug: app,
 		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0, WorkflowPath: b.checkWorkflow()})
 	return id
+}
+
+// setStatus is CodeRabbit's review reported as a commit status: pending
+// while queued or running, then success or failure with its title as the
+// description.
+func (b *bot) setStatus(j *job, context, status, conclusion, title string) {
+	state, desc := "PENDING", "Review in progress"
+	if status == "COMPLETED" {
+		state, desc = "SUCCESS", title
+		if conclusion != "SUCCESS" {
+			state = "FAILURE"
+		}
+	}
+	_, _ = b.w.Fake.SetCommitStatus(b.w.Owner, b.w.Repo, b.w.Number, j.checkSHA(), context, state, desc, CodeRabbitLogin+"[bot]")
 }
 
 // tick moves this engine's reviews forward to now.

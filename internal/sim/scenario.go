@@ -138,6 +138,9 @@ type Engine struct {
 	// review runs (coderabbit/14-…), its recent-review block naming the
 	// reviewed range once done (10-… A).
 	Walkthrough bool `yaml:"walkthrough"`
+	// Status: CodeRabbit reports its review as a commit status named
+	// "CodeRabbit" instead of a check run (ENGINES.md "at a glance").
+	Status bool `yaml:"status"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
