@@ -278,3 +278,24 @@ func TestRule_S10_CodeRabbitsCommitStatusIsItsCompletionSignal(t *testing.T) {
 		t.Fatal("a \"CodeRabbit\" status set by a user reads as CodeRabbit's signal")
 	}
 }
+
+// An exception older than the engine's head-bound output is over: a rate
+// limit CodeRabbit announced before its clean incremental review of the
+// head (after the cooldown, the loop asked again) no longer speaks for
+// it. One posted after it wins.
+func TestRule_S10_CodeRabbitAnOlderRateLimitDoesNotOutliveTheHeadsReview(t *testing.T) {
+	const old1, old2 = "5e57a72dd97e969fb5b897823175e0999f252dad", "1e4bf26ace0f14ede910bc7f2339152cff4e05cc"
+	walk := withSHAs(block(t, "coderabbit", "10-", 0), old1, older, old2, head)
+	limit := block(t, "coderabbit", "04-", 0)
+	obs := observation()
+	obs.CheckRuns = []github.CheckRun{check("CodeRabbit", "coderabbitai", "COMPLETED", "SUCCESS", 61*time.Minute)}
+	obs.IssueComments = []github.IssueComment{comment("coderabbit", 4, limit, time.Minute), comment("coderabbit", 5, walk, 62*time.Minute)}
+	later := engines.Trigger{SHA: head, At: trigger.Add(60 * time.Minute)}
+	if ok, why, v := cleanAfter(t, "coderabbit", obs, later); !ok {
+		t.Fatalf("a rate limit announced before CodeRabbit's clean review of the head keeps it from CLEAN: %s (material %s)", why, v.Material)
+	}
+	obs.IssueComments = []github.IssueComment{comment("coderabbit", 5, walk, 62*time.Minute), comment("coderabbit", 4, limit, 63*time.Minute)}
+	if ok, _, v := cleanAfter(t, "coderabbit", obs, later); ok || v.Material != loop.MaterialQuota {
+		t.Fatalf("a rate limit after the review of the head: clean %v, material %s; want QUOTA", ok, v.Material)
+	}
+}

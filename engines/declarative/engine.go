@@ -197,10 +197,14 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	}
 
 	// The newest status notice from the engine (quota, skip, error), if
-	// newer than its last review: only that counts (T8, S7).
+	// newer than its last review: only that counts (T8, S7). A summary
+	// naming the head (S10) is the engine's word on the head too: a
+	// notice older than it is over; one not older still wins.
+	bound, finishedAt := e.headBound(obs, head)
 	var note notice
 	for _, c := range engines.IssueCommentsBy(obs, e.author) {
-		if n := e.classify(c.Body, c.UpdatedAt); n.kind != noticeNone && c.UpdatedAt.After(lastReview) && !c.UpdatedAt.Before(note.at) {
+		if n := e.classify(c.Body, c.UpdatedAt); n.kind != noticeNone && c.UpdatedAt.After(lastReview) && !c.UpdatedAt.Before(note.at) &&
+			(finishedAt.IsZero() || !loop.AtSecond(c.UpdatedAt).Before(loop.AtSecond(finishedAt))) {
 			note = n
 		}
 	}
@@ -216,7 +220,6 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		// No check run and no review: the notice is the engine's answer.
 		v.Signal = loop.SignalDone
 	}
-	bound, finishedAt := e.headBound(obs, head)
 	if running := e.runningNote(obs, finishedAt); running != "" {
 		// S10: a review of the head still running is an exception that
 		// wins over a green check: the engine is RUNNING.
