@@ -31,3 +31,21 @@ func TestRule_S10_AQuotaAnswerInTheTriggersSecondIsSeen(t *testing.T) {
 		t.Fatalf("a notice from the second before the trigger started a cooldown until %v", st3.EngineStates["bugbot"].QuotaUntil)
 	}
 }
+
+// TestRule_S10_AHumanActInTheLoopsFirstSecondCounts: the loop's start is
+// its own time, with fractions; a person's review stamped by GitHub in
+// that same second came after the start and must be seen.
+func TestRule_S10_AHumanActInTheLoopsFirstSecondCounts(t *testing.T) {
+	st := active(sha1, "bugbot")
+	st.StartedAt = t0.Add(400 * time.Millisecond)
+	o := obs(sha1, time.Minute, done("bugbot", sha1, 1, divFinding()))
+	o.Humans = []HumanActivity{{Kind: HumanChangesRequested, ID: 50, Login: "carol", At: t0}}
+	if p, st2 := Decide(st, o, DefaultConfig()); p.Action != ActionWait || st2.Yield == nil {
+		t.Fatalf("a changes-requested review in the loop's first second: plan %s (%s), yield %+v; want the loop to yield", p.Action, p.Why, st2.Yield)
+	}
+	// One from the second before the start is history.
+	o.Humans[0].At = t0.Add(-time.Second)
+	if p, _ := Decide(st, o, DefaultConfig()); p.Action != ActionFix {
+		t.Fatalf("a review from before the loop started: %s (%s), want the fix", p.Action, p.Why)
+	}
+}
