@@ -299,3 +299,21 @@ func TestRule_S10_CodeRabbitAnOlderRateLimitDoesNotOutliveTheHeadsReview(t *test
 		t.Fatalf("a rate limit after the review of the head: clean %v, material %s; want QUOTA", ok, v.Material)
 	}
 }
+
+// Exceptions win over the structure: a Copilot review that says it could
+// not review, in words no sample has shown yet, with its dynamic check
+// green, is no finished review.
+func TestRule_S10_CopilotRefusalWordsWinOverAGreenDynamicCheck(t *testing.T) {
+	for _, body := range []string{
+		"Copilot could not review this pull request because the diff exceeds the maximum size.",
+		"Copilot is unable to review this pull request: it changes too many files.",
+		"Copilot wasn’t able to review this pull request.",
+	} {
+		obs := observation()
+		obs.Reviews = []github.Review{review("copilot", 21, head, body, 3*time.Minute)}
+		obs.CheckRuns = []github.CheckRun{dynamicCheck("COMPLETED", "SUCCESS", time.Minute)}
+		if ok, _, v := cleanAfter(t, "copilot", obs, trig()); ok || loop.Proven(v, head) {
+			t.Errorf("%q with a green dynamic check: clean %v, proof %+v", body, ok, v.Proof)
+		}
+	}
+}

@@ -331,7 +331,10 @@ type Overview struct {
 }
 
 var (
-	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request`)
+	// Any sentence saying Copilot could not review is an error: the
+	// known ones (07-…, 13-…) and the same refusal in other words, which
+	// must win over a green dynamic check (S10: exceptions always win).
+	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request|(?:could ?n[o’']t|can ?n[o’']t|(?:is|was) unable to|wasn[’']t able to|failed to) (?:review|complete (?:the|this|a) review)`)
 	partialRE   = regexp.MustCompile(`(?i)unable to run its full agentic suite`)
 	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
 	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
