@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,7 +82,10 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 	cr := engines.FindCheckRun(obs, IsReviewCheck)
 	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
 
-	reviews := engines.ReviewsBy(obs, Author)
+	// A review whose body Bugbot rewrote to "Stale Bugbot comment from a
+	// previous run." is no review any more (bugbot/11-… A), like one it
+	// hid: never its proof nor its latest review.
+	reviews := slices.DeleteFunc(engines.ReviewsBy(obs, Author), func(r github.Review) bool { return staleRE.MatchString(r.Body) })
 	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
 	for _, r := range reviews {
 		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: true, At: r.SubmittedAt})

@@ -714,6 +714,26 @@ func (f *Fake) AddReview(owner, repo string, number int, o ReviewOptions) (int64
 // MinimizeReview hides a review, as GitHub's minimizeComment mutation
 // does (Bugbot hides its own earlier reviews on rerun). classifier is one
 // of GitHub's ReportedContentClassifiers (OUTDATED, RESOLVED, DUPLICATE,
+
+// EditReviewBody replaces a review's body as its author would (Bugbot
+// rewrites the reviews of an earlier run to "Stale Bugbot comment from a
+// previous run.", ENGINES.md round 4).
+func (f *Fake) EditReviewBody(owner, repo string, number int, id int64, body string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, err := f.prLocked(owner, repo, number)
+	if err != nil {
+		return err
+	}
+	for _, rv := range p.Reviews {
+		if rv.ID == id {
+			rv.Body = body
+			return nil
+		}
+	}
+	return fmt.Errorf("no review %d on #%d", id, number)
+}
+
 // OFF_TOPIC, SPAM, ABUSE); the review reads isMinimized true after.
 func (f *Fake) MinimizeReview(owner, repo string, number int, id int64, classifier string) error {
 	if !slices.Contains(minimizeClassifiers, classifier) {

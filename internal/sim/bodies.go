@@ -478,3 +478,7 @@ func claudeAutomation(n int) string {
 	}
 	return fmt.Sprintf("I left %d inline comment(s) on problems that should be fixed before merging.", n)
 }
+
+// BugbotStaleBody is the body Bugbot gives the reviews of an earlier run
+// when it clears them (testdata/engines/bugbot/11-… A).
+const BugbotStaleBody = "<!-- BUGBOT_REVIEW -->\n<!-- BUGBOT_REVIEW_STALE -->\nStale Bugbot comment from a previous run."

@@ -201,6 +201,10 @@ func (b *bot) hideEarlierReviews(sha string) {
 		return
 	}
 	for _, r := range pr.Reviews {
+		if r.Author == BugbotLogin && b.script.StaleRewrite {
+			_ = b.w.Fake.EditReviewBody(b.w.Owner, b.w.Repo, b.w.Number, r.ID, BugbotStaleBody)
+			continue
+		}
 		if r.Author == BugbotLogin && r.MinimizedReason == "" {
 			_ = b.w.Fake.MinimizeReview(b.w.Owner, b.w.Repo, b.w.Number, r.ID, "OUTDATED")
 		}

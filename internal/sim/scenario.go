@@ -138,6 +138,10 @@ type Engine struct {
 	// review runs (coderabbit/14-…), its recent-review block naming the
 	// reviewed range once done (10-… A).
 	Walkthrough bool `yaml:"walkthrough"`
+	// StaleRewrite: Bugbot, rerunning on a commit it already reviewed,
+	// rewrites its earlier reviews' bodies to "Stale Bugbot comment from
+	// a previous run." (bugbot/11-… A) instead of hiding them.
+	StaleRewrite bool `yaml:"stale_rewrite"`
 	// Status: CodeRabbit reports its review as a commit status named
 	// "CodeRabbit" instead of a check run (ENGINES.md "at a glance").
 	Status bool `yaml:"status"`
