@@ -177,6 +177,9 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 		// S6: the review body's "found N potential issues", besides the
 		// check output; a thread of that review resolved since is not owed.
 		n, src := body.Stated, fmt.Sprintf("review %d: found %d potential issue(s)", head.DatabaseID, body.Stated)
+		if m := totalRE.FindString(head.Body); m != "" {
+			src = fmt.Sprintf("review %d: %s", head.DatabaseID, m)
+		}
 		if k := resolvedSince(obs, head.DatabaseID); k > 0 {
 			n = max(0, n-k)
 			src += fmt.Sprintf(" (less %d thread(s) of that review resolved since)", k)

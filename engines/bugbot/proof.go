@@ -62,15 +62,18 @@ func (b *Bugbot) Classify(s engines.Surface, text string) engines.Reading {
 			r.Kind = KindStaleReview
 		case reviewFindingsRE.MatchString(text):
 			r.Kind, r.Stated = KindReviewFindings, atoi(reviewFindingsRE.FindStringSubmatch(text)[1])
-			// S6 on every surface: "There are N total unresolved issues
-			// (including M from previous review)" in the body (11-… B).
-			if c := ParseCheck("", text, ""); c.Known && c.Total > r.Stated {
-				r.Stated = c.Total
-			}
 		case reviewCleanRE.MatchString(text):
 			r.Kind, r.Stated = KindReviewClean, 0
 		case freeTierRE.MatchString(text):
 			r.Kind = KindFreeTierNotice
+		}
+		// S6 on every surface: "There are N total unresolved issues
+		// (including M from previous review)" in a finished review's body
+		// (11-… B), beside "found N" or "found no new issues".
+		if r.Kind == KindReviewFindings || r.Kind == KindReviewClean {
+			if m := totalRE.FindStringSubmatch(text); m != nil && atoi(m[1]) > r.Stated {
+				r.Stated = atoi(m[1])
+			}
 		}
 	case engines.SurfaceCheck:
 		if c := ParseCheck("", text, ""); c.Known {

@@ -317,3 +317,11 @@ func TestRule_S10_CopilotRefusalWordsWinOverAGreenDynamicCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestRule_S6_BugbotCleanReviewBodyStillStatesTheTotal(t *testing.T) {
+	p := engine(t, "bugbot").(engines.Prover)
+	body := "✅ Bugbot reviewed your changes and found no new issues!\n\nThere is 1 total unresolved issue (including 1 from previous review)."
+	if r := p.Classify(engines.SurfaceReview, body); !r.Proof || r.Stated != 1 {
+		t.Fatalf("a clean Bugbot body stating 1 total unresolved issue: %+v, want a finished review stating 1 (S6)", r)
+	}
+}

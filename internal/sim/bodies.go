@@ -482,3 +482,21 @@ func claudeAutomation(n int) string {
 // BugbotStaleBody is the body Bugbot gives the reviews of an earlier run
 // when it clears them (testdata/engines/bugbot/11-… A).
 const BugbotStaleBody = "<!-- BUGBOT_REVIEW -->\n<!-- BUGBOT_REVIEW_STALE -->\nStale Bugbot comment from a previous run."
+
+// bugbotWithTotal adds to a Bugbot review body the total of unresolved
+// issues it states (bugbot/11-… B): "There are 2 total unresolved issues
+// (including 1 from previous review)."
+func bugbotWithTotal(body string, total, previous int) string {
+	if total == 0 {
+		return body
+	}
+	line := fmt.Sprintf("There are %d total unresolved issues (including %d from previous review).", total, previous)
+	if total == 1 {
+		line = fmt.Sprintf("There is 1 total unresolved issue (including %d from previous review).", previous)
+	}
+	head, foot, ok := strings.Cut(body, "\n\n<sup>")
+	if !ok {
+		return body + "\n\n" + line
+	}
+	return head + "\n\n" + line + "\n\n<sup>" + foot
+}

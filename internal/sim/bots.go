@@ -533,7 +533,11 @@ func (b *bot) completeBugbot(j *job, r Round) {
 			previous++
 		}
 	}
-	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(fresh, j.sha), func(f Finding) string {
+	body := bugbotSummary(fresh, j.sha)
+	if r.StatedTotal {
+		body = bugbotWithTotal(body, fresh+previous, previous)
+	}
+	b.postReview(j, r, post, BugbotLogin, BugbotLogin, body, func(f Finding) string {
 		start, line := b.locate(f, j.sha)
 		return bugbotComment(f, start, line, j.sha)
 	})
@@ -545,6 +549,11 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		conclusion = r.Conclusion
 	}
 	summary, text := bugbotCheckOutput(fresh, previous)
+	if r.StatedTotal {
+		// The count is in the review body only (bugbot/11-… B); the
+		// check states none.
+		summary, text = "Bugbot reviewed this pull request.", ""
+	}
 	b.setCheckOutput(j, "COMPLETED", conclusion, "Bugbot Review", summary, text)
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
 }

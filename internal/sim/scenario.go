@@ -250,6 +250,10 @@ type Round struct {
 	// review`, "comment" with `gh pr comment`, in the prompt's own words,
 	// and no tracking comment.
 	Automation string `yaml:"automation"`
+	// StatedTotal: Bugbot's review body states "There are N total
+	// unresolved issues (including M from previous review)" (bugbot/11-…
+	// B) while its check output states no count.
+	StatedTotal bool `yaml:"stated_total"`
 	// CheckSummary replaces the summary of Bugbot's check in a check_only
 	// round (a real sample's words).
 	CheckSummary string `yaml:"check_summary"`
@@ -866,6 +870,9 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	}
 	if r.CheckOnly && (engine != Bugbot || len(r.Findings) > 0) {
 		bad(".check_only: only a bugbot round with no new finding")
+	}
+	if r.StatedTotal && engine != Bugbot {
+		bad(".stated_total: only bugbot")
 	}
 	if r.CheckSummary != "" && !r.CheckOnly {
 		bad(".check_summary: only with check_only")
