@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/github"
@@ -80,7 +82,10 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 	cr := engines.FindCheckRun(obs, IsReviewCheck)
 	v.Signal, v.SignalStartedAt, v.SignalID = engines.CheckSignal(cr)
 
-	reviews := engines.ReviewsBy(obs, Author)
+	// A review whose body Bugbot rewrote to "Stale Bugbot comment from a
+	// previous run." is no review any more (bugbot/11-… A), like one it
+	// hid: never its proof nor its latest review.
+	reviews := slices.DeleteFunc(engines.ReviewsBy(obs, Author), func(r github.Review) bool { return staleRE.MatchString(r.Body) })
 	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
 	for _, r := range reviews {
 		v.Verdicts = append(v.Verdicts, loop.Verdict{ReviewID: r.DatabaseID, SHA: r.CommitSHA, Body: r.Body, Substantive: true, At: r.SubmittedAt})
@@ -91,7 +96,7 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 	v.Findings = engines.ThreadFindings(obs, Name, Author, ParseFinding)
 
 	if v.Signal == loop.SignalDone {
-		readDone(&v, obs, cr, reviews)
+		readDone(&v, obs, cr, reviews, env.TriggeredAt(Name, obs.HeadSHA))
 	}
 	return v
 }
@@ -120,7 +125,7 @@ func IsReviewCheck(cr github.CheckRun) bool {
 // a newer commit or an internal error (cursor.com/docs/bugbot), a usage
 // limit stop is an issue comment with a neutral "Error" check and no review
 // (T8), and the check output states how many issues remain open (S6).
-func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, reviews []github.Review) {
+func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, reviews []github.Review, trigger time.Time) {
 	var head *github.Review
 	for i := range reviews {
 		if reviews[i].CommitSHA == obs.HeadSHA {
@@ -137,6 +142,9 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 			// Bugbot's errors conclude `failure` (ENGINES.md round 3).
 			v.Material = loop.MaterialErrored
 			v.MaterialNote = fmt.Sprintf("check run %q concluded %s", cr.Name, conclusion)
+			return
+		}
+		if checkOnly(v, obs, cr, trigger) {
 			return
 		}
 		v.Material = loop.MaterialUnproven
@@ -156,11 +164,22 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 	// S8: only a head review of a kind Bugbot posts when it finished
 	// reviewing proves the review; anything else leaves it UNPROVEN.
 	body := (&Bugbot{}).Classify(engines.SurfaceReview, head.Body)
-	engines.ProveBy(v, body, head.CommitSHA, head.DatabaseID, head.Body)
+	if !engines.ProveBy(v, body, head.CommitSHA, head.DatabaseID, head.Body) && !exception(body) && checkException(cr) == "" {
+		// S10: Bugbot's check concluded success on the head after the
+		// trigger and its review is of the head: finished, whatever the
+		// body's words (a stale body or a notice is an exception).
+		if engines.ProveByRun(v, engines.CheckCompletion(cr, obs.HeadSHA, engines.Success), obs.HeadSHA, trigger,
+			[]engines.Bound{{Kind: engines.BoundReview, SHA: head.CommitSHA, ID: head.DatabaseID}}) {
+			v.Unproven = ""
+		}
+	}
 	if body.Proof && body.Stated > 0 {
 		// S6: the review body's "found N potential issues", besides the
 		// check output; a thread of that review resolved since is not owed.
 		n, src := body.Stated, fmt.Sprintf("review %d: found %d potential issue(s)", head.DatabaseID, body.Stated)
+		if m := totalRE.FindString(head.Body); m != "" {
+			src = fmt.Sprintf("review %d: %s", head.DatabaseID, m)
+		}
 		if k := resolvedSince(obs, head.DatabaseID); k > 0 {
 			n = max(0, n-k)
 			src += fmt.Sprintf(" (less %d thread(s) of that review resolved since)", k)
@@ -177,6 +196,52 @@ func readDone(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, 
 		}
 		v.Stated = &loop.StatedCount{N: n, Source: src}
 	}
+}
+
+// checkOnly is S10 for Bugbot's run that posts no review: an
+// API-triggered clean run with postSuccessComment false (ENGINES.md round
+// 4). Its check, filed on the head, concluded success after the trigger
+// and carries its own output: that output is bound to the head, and the
+// run finished. Any exception wording in the output (cancelled, skipped,
+// failed, a usage limit) wins. The output's counts stay S6's.
+func checkOnly(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, trigger time.Time) bool {
+	out := strings.TrimSpace(cr.Title + cr.Summary + cr.Text)
+	if out == "" || checkException(cr) != "" {
+		return false
+	}
+	if !engines.ProveByRun(v, engines.CheckCompletion(cr, obs.HeadSHA, engines.Success), obs.HeadSHA, trigger,
+		[]engines.Bound{{Kind: engines.BoundSummary, SHA: obs.HeadSHA, ID: cr.SignalID()}}) {
+		return false
+	}
+	v.Material = loop.MaterialOK
+	v.VerdictSetProven = obs.Complete
+	if c := ParseCheck(cr.Title, cr.Summary, cr.Text); c.Known {
+		v.Stated = &loop.StatedCount{N: c.Total, Source: fmt.Sprintf("check run %q: %s", cr.Name, c.Source)}
+	}
+	return true
+}
+
+// checkExceptionRE are the words of a Bugbot check output that say the
+// run reviewed nothing: cancelled, skipped, failed (testdata 08 C, D).
+var checkExceptionRE = regexp.MustCompile(`(?i)run cancelled|\bcancell?ed\b|\bskipped\b|failed to run|run failed|\berror\b`)
+
+// checkException is the exception a Bugbot check output states (S10:
+// exceptions win over the signal), or "".
+func checkException(cr *github.CheckRun) string {
+	if cr == nil {
+		return ""
+	}
+	text := cr.Title + "\n" + cr.Summary + "\n" + cr.Text
+	if t, ok := ParseUsageLimit(text); ok {
+		return t
+	}
+	return checkExceptionRE.FindString(text)
+}
+
+// exception reports whether a review body is one of Bugbot's exception
+// kinds: a usage limit, a free-tier notice, a stale body.
+func exception(r engines.Reading) bool {
+	return r.Quota || r.Kind == KindFreeTierNotice || r.Kind == KindStaleReview || r.Kind == KindUsageLimit
 }
 
 // resolvedSince counts Bugbot's resolved threads posted with review id.

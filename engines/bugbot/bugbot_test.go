@@ -103,6 +103,9 @@ func TestParse_everySampleWithoutPanicOrClean(t *testing.T) {
 		"08-": {{}, count(2), {}, clean, count(2)},
 		"09-": {{}, count(2), count(2)},
 		"10-": {count(1), {}, count(1)},
+		// A: a stale body; B: found 1 (the total of 2 is S6's, read by
+		// Classify); C: the "using default effort" wording, found 1.
+		"11-": {{}, count(1), count(1), count(1)},
 	}
 	all := samples.Load(t, "bugbot")
 	for _, s := range all {

@@ -22,6 +22,10 @@ const (
 	KindUsageLimit = "usage-limit"
 	// KindCheckResult is the check output's "Final Result" and counts.
 	KindCheckResult = "check-result"
+	// KindStaleReview is the body Bugbot gives the reviews of an earlier
+	// run when it clears them: "Stale Bugbot comment from a previous
+	// run." (bugbot/11-… A). Not a review.
+	KindStaleReview = "stale-review"
 )
 
 var proofKinds = []engines.ProofKind{
@@ -36,9 +40,12 @@ var proofKinds = []engines.ProofKind{
 func (*Bugbot) ProofKinds() []engines.ProofKind { return proofKinds }
 
 var (
-	reviewCleanRE    = regexp.MustCompile(`(?m)^\s*(?:✅\s*)?(?:Cursor )?Bugbot reviewed your changes and found no new (?:issues|bugs)!?`)
-	reviewFindingsRE = regexp.MustCompile(`(?m)^\s*(?:<!--[^>]*-->\s*)?Cursor Bugbot has reviewed your changes and found (\d{1,6}) potential (?:issues?|bugs?)\.?`)
+	// "using default effort" / "using high effort" is the same finished
+	// review in the 2026 wording (bugbot/11-… C).
+	reviewCleanRE    = regexp.MustCompile(`(?m)^\s*(?:✅\s*)?(?:Cursor )?Bugbot (?:has )?reviewed your changes(?: using \w{1,20} effort)? and found no new (?:issues|bugs)!?`)
+	reviewFindingsRE = regexp.MustCompile(`(?m)^\s*(?:<!--[^>]*-->\s*)?Cursor Bugbot has reviewed your changes(?: using \w{1,20} effort)? and found (\d{1,6}) potential (?:issues?|bugs?)\.?`)
 	freeTierRE       = regexp.MustCompile(`(?i)this PR is being reviewed by Cursor Bugbot`)
+	staleRE          = regexp.MustCompile(`(?i)<!--\s*BUGBOT_REVIEW_STALE\s*-->|Stale Bugbot comment from a previous run`)
 )
 
 // Classify implements engines.Prover.
@@ -51,12 +58,22 @@ func (b *Bugbot) Classify(s engines.Surface, text string) engines.Reading {
 	switch s {
 	case engines.SurfaceReview:
 		switch {
+		case staleRE.MatchString(text):
+			r.Kind = KindStaleReview
 		case reviewFindingsRE.MatchString(text):
 			r.Kind, r.Stated = KindReviewFindings, atoi(reviewFindingsRE.FindStringSubmatch(text)[1])
 		case reviewCleanRE.MatchString(text):
 			r.Kind, r.Stated = KindReviewClean, 0
 		case freeTierRE.MatchString(text):
 			r.Kind = KindFreeTierNotice
+		}
+		// S6 on every surface: "There are N total unresolved issues
+		// (including M from previous review)" in a finished review's body
+		// (11-… B), beside "found N" or "found no new issues".
+		if r.Kind == KindReviewFindings || r.Kind == KindReviewClean {
+			if m := totalRE.FindStringSubmatch(text); m != nil && atoi(m[1]) > r.Stated {
+				r.Stated = atoi(m[1])
+			}
 		}
 	case engines.SurfaceCheck:
 		if c := ParseCheck("", text, ""); c.Known {

@@ -29,6 +29,10 @@ const (
 	finding verdict = "finding"
 	// doc: no engine text to classify (templates, tables, notes).
 	doc verdict = "documentation"
+	// structural: a finished review that is no S8 allow-listed kind: it
+	// proves the review only by structure (S10), with the engine's own
+	// completion signal concluded successfully for the head.
+	structural verdict = "finished-by-structure"
 )
 
 // meaning is the declared meaning of one text of a sample file: its
@@ -190,7 +194,16 @@ var meanings = map[string][]meaning{
 		m(1, rv, "actionable-comments", finished, 1, false),
 		m(2, rv, "review-status-body", finished, -1, false),
 	},
-	"coderabbit/12-inline-nitpick-assertive-partcad-pr220.md": {m(0, in, un, finding, -1, false)},
+	"coderabbit/12-inline-nitpick-assertive-partcad-pr220.md":                         {m(0, in, un, finding, -1, false)},
+	"coderabbit/13-full-review-fallback-notice-jdx-mise-pr12882.md":                   {m(0, cm, un, notProof, -1, false)},
+	"coderabbit/14-walkthrough-review-in-progress-flujo-pr555.md":                     {m(0, cm, "walkthrough", notProof, -1, false)},
+	"coderabbit/15-review-body-nitpick-only-no-actionable-header-jdx-mise-pr12904.md": {m(0, rv, "review-status-body", finished, -1, false)},
+	"copilot/16-review-overview-approval-recommended-review-details-teqplay-pr869.md": {m(0, rv, copilot.PostOverviewDetails, structural, 0, false)},
+	"bugbot/11-review-bodies-stale-total-unresolved-using-effort.md": {
+		m(0, rv, bugbot.KindStaleReview, notProof, -1, false),
+		m(1, rv, bugbot.KindReviewFindings, finished, 2, false),
+		m(2, rv, bugbot.KindReviewFindings, finished, 1, false),
+	},
 	"coderabbit/11-action-not-completed-already-reviewed-lhpaul-issue1591.md": {
 		m(0, cm, "refusal", notProof, -1, false),
 		m(1, cm, un, doc, -1, false),

@@ -69,7 +69,13 @@ func observation() *github.Observation {
 func cleanOf(t *testing.T, name string, obs *github.Observation) (bool, string, loop.EngineView) {
 	t.Helper()
 	e := engine(t, name)
-	v := e.Observe(obs, engines.Env{HasTriggerToken: true, Now: r3t0.Add(time.Hour)})
+	return loopVerdict(t, name, e.Observe(obs, engines.Env{HasTriggerToken: true, Now: r3t0.Add(time.Hour)}))
+}
+
+// loopVerdict is the loop's clean rule on an engine's view, with a judge
+// CLEAN recorded for prose engines.
+func loopVerdict(t *testing.T, name string, v loop.EngineView) (bool, string, loop.EngineView) {
+	t.Helper()
 	st := state.New()
 	st.Status = state.StatusActive
 	st.EngineStates = map[string]state.EngineState{name: {TriggeredSHA: head, TriggeredAt: r3t0}}

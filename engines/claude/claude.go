@@ -267,8 +267,70 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	v.VerdictSetProven = v.Signal == loop.SignalDone && v.Material == loop.MaterialOK && obs.Complete && !managedMismatch
 	if v.Material == loop.MaterialOK {
 		c.prove(&v, obs, cr, since)
+		if !loop.Proven(v, obs.HeadSHA) && c.finishedRun(&v, obs, cr, env) {
+			v.Unproven = ""
+		}
 	}
 	return v
+}
+
+// finishedRun is S10 for Claude: its run (the workflow job's check run on
+// the head, the comment-started run found through the workflow's runs
+// created after the trigger, or the managed check) concluded
+// successfully at or after the loop's trigger of the head, and Claude
+// posted during that run — a review of the head, a conversation comment
+// or an inline comment, in whatever words its prompt asks for
+// (claude-code-action in automation mode posts no tracking comment).
+// The managed check's own output, filed on the head, is bound to the
+// head too. A post during the run that is still a working or error note
+// is an exception and wins. The judge still reads what it says (J1).
+func (c *Claude) finishedRun(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun, env engines.Env) bool {
+	if cr == nil {
+		return false
+	}
+	managed := isManaged(cr)
+	run := engines.CheckCompletion(cr, obs.HeadSHA, func(conclusion string) bool {
+		// The managed check always concludes neutral (ENGINES.md).
+		return conclusion == "SUCCESS" || managed && conclusion == "NEUTRAL"
+	})
+	run.Source = "workflow-run"
+	if managed {
+		run.Source = "check"
+	}
+	var out []engines.Bound
+	post := func(id int64, body string, at ...time.Time) bool {
+		for _, t := range at {
+			if engines.During(run, t) {
+				if st := ParseComment(body).State; st == StateWorking || st == StateErrored {
+					return false
+				}
+				out = append(out, engines.Bound{Kind: engines.BoundPost, SHA: obs.HeadSHA, ID: id})
+				return true
+			}
+		}
+		return true
+	}
+	for _, r := range engines.ReviewsBy(obs, c.author) {
+		if r.CommitSHA == obs.HeadSHA && strings.TrimSpace(r.Body) != "" && !post(r.DatabaseID, r.Body, r.SubmittedAt) {
+			return false
+		}
+	}
+	for _, ic := range engines.IssueCommentsBy(obs, c.author) {
+		if !post(ic.DatabaseID, ic.Body, ic.CreatedAt, ic.UpdatedAt) {
+			return false
+		}
+	}
+	for _, t := range obs.Threads {
+		for _, cm := range t.Comments {
+			if c.author.Match(cm.Author) && !post(cm.DatabaseID, cm.Body, cm.CreatedAt) {
+				return false
+			}
+		}
+	}
+	if managed && strings.TrimSpace(cr.Title+cr.Summary+cr.Text) != "" {
+		out = append(out, engines.Bound{Kind: engines.BoundSummary, SHA: obs.HeadSHA, ID: cr.SignalID()})
+	}
+	return engines.ProveByRun(v, run, obs.HeadSHA, env.TriggeredAt(Name, obs.HeadSHA), out)
 }
 
 // prove is S8 for Claude: a post of one of its finished-review kinds made

@@ -117,7 +117,7 @@ func (*Copilot) Capabilities() engines.Capabilities {
 }
 
 // Observe implements engines.Engine.
-func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView {
+func (*Copilot) Observe(obs *github.Observation, env engines.Env) loop.EngineView {
 	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending}
 
 	reviews := engines.ReviewsBy(obs, Author)
@@ -183,8 +183,16 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 				v.MaterialNote = ov.Note
 			}
 			v.Stated = statedCount(obs, head, ov)
-			// S8: only an overview of a recognised kind proves the review.
-			engines.ProveBy(&v, rd, head.CommitSHA, head.DatabaseID, head.Body)
+			// S8: an overview of a recognised kind proves the review.
+			if !engines.ProveBy(&v, rd, head.CommitSHA, head.DatabaseID, head.Body) && rd.Kind != PostPartialSuite && dynamic(cr) {
+				// S10: Copilot's dynamic workflow run concluded success on
+				// the head after the trigger, and its review is of the
+				// head: finished, whatever the overview's layout.
+				if engines.ProveByRun(&v, engines.CheckCompletion(cr, obs.HeadSHA, engines.Success), obs.HeadSHA, env.TriggeredAt(Name, obs.HeadSHA),
+					[]engines.Bound{{Kind: engines.BoundReview, SHA: head.CommitSHA, ID: head.DatabaseID}}) {
+					v.Unproven = ""
+				}
+			}
 		}
 	case cr != nil && engines.CheckErrored(cr) || cr != nil && strings.EqualFold(cr.Conclusion, "FAILURE"):
 		v.Signal, v.SignalStartedAt, v.SignalID = loop.SignalDone, cr.StartedAt, cr.SignalID()
@@ -192,6 +200,20 @@ func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView 
 		v.MaterialNote = fmt.Sprintf("check %q concluded %s without a review on the head commit", cr.Name, strings.ToLower(cr.Conclusion))
 	}
 	return v
+}
+
+// dynamic reports whether a check run is Copilot's completion signal
+// (S10): the check run of its dynamic copilot-pull-request-reviewer
+// workflow, by its workflow path, or by its name when GitHub names no
+// workflow. A job merely named "Agent" is only a RUNNING hint.
+func dynamic(cr *github.CheckRun) bool {
+	if cr == nil || !strings.EqualFold(cr.AppSlug, "github-actions") && cr.AppSlug != "" {
+		return false
+	}
+	if cr.WorkflowPath != "" {
+		return inDynamicWorkflow(cr.WorkflowPath)
+	}
+	return strings.EqualFold(cr.Name, DynamicCheckName) || strings.EqualFold(cr.Name, CheckRunName)
 }
 
 // statedCount is S6 for Copilot's head review: the inline comments its
@@ -289,6 +311,7 @@ type Kind string
 const (
 	KindClassic Kind = "classic" // "## Pull request overview" … "generated K comments"
 	KindV2      Kind = "v2"      // "<!-- ccr-overview-v2 -->" with "**Findings:**"
+	KindDetails Kind = "details" // 2026-09: a verdict heading and "Review details" with "**Comments generated:** N"
 	KindError   Kind = "error"   // Copilot could not review
 	KindUnknown Kind = "unknown"
 )
@@ -308,13 +331,20 @@ type Overview struct {
 }
 
 var (
-	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request`)
+	// Any sentence saying Copilot could not review is an error: the
+	// known ones (07-…, 13-…) and the same refusal in other words, which
+	// must win over a green dynamic check (S10: exceptions always win).
+	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request|(?:could ?n[o’']t|can ?n[o’']t|(?:is|was) unable to|wasn[’']t able to|failed to) (?:review|complete (?:the|this|a) review)`)
 	partialRE   = regexp.MustCompile(`(?i)unable to run its full agentic suite`)
 	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
 	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
 	findingsRE  = regexp.MustCompile(`(?i)\*\*Findings:\*\*\s*(None|\d+)`)
 	missedRE    = regexp.MustCompile(`(?i)Previously missed\s*\((\d{1,6})\)`)
 	overviewRE  = regexp.MustCompile(`(?i)#+\s*(?:pull request overview|copilot review overview)`)
+	// The 2026-09 layout's counts, in its "Review details" list
+	// (copilot/16-…): "**Comments generated:** 0" (or "0 new").
+	generated2RE = regexp.MustCompile(`(?i)\*\*Comments generated:\*\*\s*(\d{1,6})`)
+	detailsRE    = regexp.MustCompile(`(?i)<summary>\s*Review details\s*</summary>`)
 )
 
 // ParseOverview reads a Copilot review body by its markers.
@@ -338,6 +368,11 @@ func ParseOverview(body string) Overview {
 		}
 	case overviewRE.MatchString(body) || generatedRE.MatchString(body):
 		o.Kind = KindClassic
+	case detailsRE.MatchString(body) && generated2RE.MatchString(body):
+		o.Kind = KindDetails
+	}
+	if m := generated2RE.FindStringSubmatch(body); m != nil && o.Comments < 0 {
+		o.Comments = atoiOrZero(m[1])
 	}
 	if m := generatedRE.FindStringSubmatch(body); m != nil && o.Comments < 0 {
 		o.Comments = atoiOrZero(m[1])

@@ -15,6 +15,12 @@ const (
 	// PostOverviewV2 is the "<!-- ccr-overview-v2 -->" review body with
 	// "**Findings:** N" (and "Previously missed (N)", S6).
 	PostOverviewV2 = "overview-v2"
+	// PostOverviewDetails is the 2026-09 overview: a verdict heading
+	// ("### 🟢 Approval recommended") and a "Review details" list with
+	// "**Comments generated:** N" (N is stated, S6). Not an allow-listed
+	// kind: it proves a review only by structure (S10), with Copilot's
+	// dynamic check run concluded on the head (copilot/16-…).
+	PostOverviewDetails = "overview-details"
 	// PostError is a review body saying Copilot could not review.
 	PostError = "error"
 	// PostPartialSuite is the note that Copilot could not run its full
@@ -57,6 +63,8 @@ func (c *Copilot) Classify(s engines.Surface, text string) engines.Reading {
 		r.Kind, r.Stated = PostOverviewV2, ov.Comments+ov.PreviouslyMissed
 	case ov.Kind == KindClassic && classicRE.MatchString(text):
 		r.Kind, r.Stated = PostOverviewClassic, ov.Comments+ov.PreviouslyMissed
+	case ov.Kind == KindDetails:
+		r.Kind, r.Stated = PostOverviewDetails, ov.Comments+ov.PreviouslyMissed
 	case partialRE.MatchString(text):
 		r.Kind = PostPartialSuite
 	}

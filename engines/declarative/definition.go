@@ -31,6 +31,10 @@ type Definition struct {
 	// CheckRun is the name of the engine's check run; empty means none, and
 	// completion is then a review on the head SHA.
 	CheckRun string `yaml:"check_run"`
+	// StatusContext is the name of the commit status the engine may
+	// report its review with instead of a check run (CodeRabbit); read
+	// only when no check run of the engine is on the head.
+	StatusContext string `yaml:"status_context"`
 	// CheckRunApp optionally restricts the check run to one app slug.
 	CheckRunApp string `yaml:"check_run_app"`
 	// Trigger is the trigger comment text; empty means push-only.
@@ -91,6 +95,20 @@ type Definition struct {
 	// ("between <sha> and <sha>"); when it names another commit than the
 	// head, the review is not of the head (S8).
 	ReviewedCommit string `yaml:"reviewed_commit"`
+	// SummaryCommits are regular expressions whose first group is the full
+	// SHA of the commit a summary comment of the engine says its finished
+	// review covered (CodeRabbit's recent-review block "between <a> and
+	// <head>", its final_review_risk_coverage marker). With the engine's
+	// check run concluded successfully on the head, a summary naming the
+	// head is output bound to the head (S10).
+	SummaryCommits []string `yaml:"summary_commits"`
+	// RunningMarkers are regular expressions that mark a comment of the
+	// engine as a review still running (CodeRabbit's in-progress
+	// walkthrough, its full-review fallback notice): the engine is
+	// RUNNING, never proven, while the comment is its newest word. When
+	// the expression has a group, it is the commit the running review is
+	// of, and only one naming the head counts.
+	RunningMarkers []string `yaml:"running_markers"`
 	// BodySections are the review-body sections that list findings not
 	// posted as threads (CodeRabbit's outside-diff, nitpick and duplicate
 	// comments); their items are findings with no thread.
@@ -104,6 +122,10 @@ type KindDef struct {
 	Pattern string `yaml:"pattern"`
 	Proof   bool   `yaml:"proof"`
 	Sample  string `yaml:"sample"`
+	// Exception marks a comment kind that says the engine did not review
+	// what was asked (a refusal): newer than the engine's head-bound
+	// output, it withholds the proof by structure (S10).
+	Exception bool `yaml:"exception"`
 }
 
 // AuthorDef is an engine's bot account in a definition.
@@ -121,7 +143,7 @@ type SeverityMarker struct {
 var (
 	nameRE     = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 	kindNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit"}
+	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit", "summary_commits", "running_markers", "status_context"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
@@ -191,6 +213,9 @@ func (d Definition) validate() []error {
 	if d.CheckRunApp != "" && d.CheckRun == "" {
 		bad("check_run", "required when check_run_app is set")
 	}
+	if strings.ContainsAny(d.StatusContext, "\n\r") {
+		bad("status_context", "must be one line")
+	}
 	if strings.ContainsAny(d.CheckRun, "\n\r") {
 		bad("check_run", "must be one line")
 	}
@@ -256,6 +281,19 @@ func (d Definition) validate() []error {
 			bad("reviewed_commit", "invalid regular expression %q: %v", d.ReviewedCommit, err)
 		} else if re.NumSubexp() < 1 {
 			bad("reviewed_commit", "%q needs a capture group", d.ReviewedCommit)
+		}
+	}
+	for _, l := range []struct {
+		name string
+		res  []string
+		need bool
+	}{{"summary_commits", d.SummaryCommits, true}, {"running_markers", d.RunningMarkers, false}} {
+		for j, re := range l.res {
+			if c, err := compile(re); err != nil || re == "" {
+				bad(fmt.Sprintf("%s[%d]", l.name, j), "invalid regular expression %q: %v", re, err)
+			} else if l.need && c.NumSubexp() < 1 {
+				bad(fmt.Sprintf("%s[%d]", l.name, j), "%q needs a capture group (the commit's full SHA)", re)
+			}
 		}
 	}
 	for j, sec := range d.BodySections {

@@ -27,6 +27,8 @@ type Engine struct {
 	waits      []*regexp.Regexp
 	kinds      []kindMatcher
 	reviewed   *regexp.Regexp
+	summaries  []*regexp.Regexp
+	running    []*regexp.Regexp
 }
 
 var zeroTime time.Time
@@ -64,6 +66,12 @@ func New(d Definition) (*Engine, error) {
 		e.kinds = append(e.kinds, kindMatcher{def: k, re: mustCompile(k.Pattern)})
 	}
 	e.reviewed = opt(d.ReviewedCommit)
+	for _, re := range d.SummaryCommits {
+		e.summaries = append(e.summaries, mustCompile(re))
+	}
+	for _, re := range d.RunningMarkers {
+		e.running = append(e.running, mustCompile(re))
+	}
 	return e, nil
 }
 
@@ -124,11 +132,18 @@ func (e *Engine) seen(obs *github.Observation) bool {
 	return false
 }
 
+// checkRun is the engine's completion signal on the head: its check run,
+// or else its commit status (status_context) read as one.
 func (e *Engine) checkRun(obs *github.Observation) *github.CheckRun {
-	if e.def.CheckRun == "" {
+	if e.def.CheckRun != "" {
+		if cr := engines.FindCheckRun(obs, engines.NamedCheck(e.def.CheckRun, e.def.CheckRunApp)); cr != nil {
+			return cr
+		}
+	}
+	if e.def.StatusContext == "" {
 		return nil
 	}
-	return engines.FindCheckRun(obs, engines.NamedCheck(e.def.CheckRun, e.def.CheckRunApp))
+	return engines.StatusCheck(obs, e.def.StatusContext, e.author)
 }
 
 // Observe implements engines.Engine.
@@ -182,10 +197,14 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	}
 
 	// The newest status notice from the engine (quota, skip, error), if
-	// newer than its last review: only that counts (T8, S7).
+	// newer than its last review: only that counts (T8, S7). A summary
+	// naming the head (S10) is the engine's word on the head too: a
+	// notice older than it is over; one not older still wins.
+	bound, finishedAt := e.headBound(obs, head)
 	var note notice
 	for _, c := range engines.IssueCommentsBy(obs, e.author) {
-		if n := e.classify(c.Body, c.UpdatedAt); n.kind != noticeNone && c.UpdatedAt.After(lastReview) && !c.UpdatedAt.Before(note.at) {
+		if n := e.classify(c.Body, c.UpdatedAt); n.kind != noticeNone && c.UpdatedAt.After(lastReview) && !c.UpdatedAt.Before(note.at) &&
+			(finishedAt.IsZero() || !loop.AtSecond(c.UpdatedAt).Before(loop.AtSecond(finishedAt))) {
 			note = n
 		}
 	}
@@ -200,6 +219,12 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 	} else if note.kind != noticeNone {
 		// No check run and no review: the notice is the engine's answer.
 		v.Signal = loop.SignalDone
+	}
+	if running := e.runningNote(obs, finishedAt); running != "" {
+		// S10: a review of the head still running is an exception that
+		// wins over a green check: the engine is RUNNING.
+		v.Signal, v.MaterialNote, v.Unproven = loop.SignalRunning, running, running
+		return v
 	}
 	if v.Signal != loop.SignalDone {
 		return v
@@ -230,6 +255,14 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		v.Material = loop.MaterialOK
 		v.VerdictSetProven = obs.Complete
 		e.prove(&v, obs, head, lastReview)
+		if !loop.Proven(v, obs.HeadSHA) && !e.refusedSince(obs, finishedAt) {
+			// S10: the engine's check concluded success on the head after
+			// the trigger, and it left output bound to the head (a review
+			// of the head, a summary naming the head's full SHA).
+			if engines.ProveByRun(&v, engines.CheckCompletion(cr, obs.HeadSHA, engines.Success), obs.HeadSHA, env.TriggeredAt(e.def.Name, obs.HeadSHA), bound) {
+				v.Unproven = ""
+			}
+		}
 		if head != nil {
 			v.Stated = e.stated(obs, head, headBody)
 			if n, ok := e.SummaryCount(head.Body); ok {
@@ -273,6 +306,98 @@ func (e *Engine) prove(v *loop.EngineView, obs *github.Observation, head *github
 		}
 	}
 	v.Unproven = latest
+}
+
+// headBound is the engine's output bound to the head (S10): a review
+// whose commit is the head and that names no other commit as the one it
+// reviewed, and every comment of the engine whose summary names the
+// head's full SHA (summary_commits). finishedAt is the newest of them.
+func (e *Engine) headBound(obs *github.Observation, head *github.Review) ([]engines.Bound, time.Time) {
+	var out []engines.Bound
+	var at time.Time
+	if head != nil {
+		if c := e.ReviewedCommit(head.Body); c == "" || sameCommit(head.CommitSHA, c) {
+			out = append(out, engines.Bound{Kind: engines.BoundReview, SHA: head.CommitSHA, ID: head.DatabaseID})
+			at = head.SubmittedAt
+		}
+	}
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		if e.namesCommit(c.Body, obs.HeadSHA) {
+			out = append(out, engines.Bound{Kind: engines.BoundSummary, SHA: obs.HeadSHA, ID: c.DatabaseID})
+			if c.UpdatedAt.After(at) {
+				at = c.UpdatedAt
+			}
+		}
+	}
+	return out, at
+}
+
+// namesCommit reports whether one of the summary_commits expressions
+// names sha (full SHA, case-insensitive) in body.
+func (e *Engine) namesCommit(body, sha string) bool {
+	if sha == "" {
+		return false
+	}
+	for _, re := range e.summaries {
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			if len(m) > 1 && strings.EqualFold(strings.TrimSpace(m[1]), sha) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runningNote is the engine's word that a review of the head is still
+// running (running_markers), "" when there is none: a comment that
+// carries a marker (naming the head when the marker names a commit) and
+// is not older than the engine's newest head-bound output, at GitHub's
+// whole-second resolution — an in-progress walkthrough is the same
+// comment as the summary it later becomes, so it wins while it says so.
+func (e *Engine) runningNote(obs *github.Observation, finishedAt time.Time) string {
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		for _, re := range e.running {
+			m := re.FindStringSubmatchIndex(c.Body)
+			if m == nil {
+				continue
+			}
+			if len(m) > 3 && m[2] >= 0 && !strings.EqualFold(c.Body[m[2]:m[3]], obs.HeadSHA) {
+				continue
+			}
+			if !finishedAt.IsZero() && loop.AtSecond(c.UpdatedAt).Before(loop.AtSecond(finishedAt)) {
+				continue
+			}
+			word := ""
+			for _, l := range strings.Split(engines.StripHTMLComments(c.Body[m[0]:]), "\n") {
+				if word = clean(l); word != "" {
+					break
+				}
+			}
+			return fmt.Sprintf("%s is still reviewing the head (comment %d): %s", e.def.Name, c.DatabaseID, word)
+		}
+	}
+	return ""
+}
+
+// refusedSince reports whether a comment of an exception kind (a
+// refusal) is not older than the engine's newest head-bound output: its
+// word then wins over the proof by structure (S10).
+func (e *Engine) refusedSince(obs *github.Observation, finishedAt time.Time) bool {
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		if !loop.AtSecond(c.UpdatedAt).Before(loop.AtSecond(finishedAt)) && e.isException(c.Body) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) isException(body string) bool {
+	for _, k := range e.kinds {
+		if k.def.Exception && k.def.Surface == string(engines.SurfaceComment) && k.re.MatchString(body) {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Engine) errorPhrase(body string) string {

@@ -99,12 +99,13 @@ type repo struct {
 	prs           map[int]*pr
 	issues        map[int]*Issue
 	nextNumber    int
-	checkRuns     map[string][]*CheckRun // by head SHA
-	roles         map[string]string      // login → repository role (SetPermission)
-	secrets       map[string]bool        // Actions secret names (SetSecret)
-	workflowRuns  []*WorkflowRun         // oldest first (actions.go)
-	rulesets      []*Ruleset             // AddRuleset (rulesets.go)
-	memo          objectMemo             // answers about objects named by SHA (git.go)
+	checkRuns     map[string][]*CheckRun     // by head SHA
+	statuses      map[string][]*CommitStatus // by commit SHA, oldest first
+	roles         map[string]string          // login → repository role (SetPermission)
+	secrets       map[string]bool            // Actions secret names (SetSecret)
+	workflowRuns  []*WorkflowRun             // oldest first (actions.go)
+	rulesets      []*Ruleset                 // AddRuleset (rulesets.go)
+	memo          objectMemo                 // answers about objects named by SHA (git.go)
 }
 
 type pr struct {
@@ -180,6 +181,20 @@ type IssueComment struct {
 	Body        string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+}
+
+// CommitStatus is one commit status (REST "statuses", GraphQL
+// StatusContext): CodeRabbit may report its review as a commit status
+// named "CodeRabbit" rather than a check run (../shared/ENGINES.md).
+type CommitStatus struct {
+	ID          int64
+	NodeID      string
+	SHA         string
+	Context     string
+	State       string // ERROR, EXPECTED, FAILURE, PENDING, SUCCESS
+	Description string
+	Creator     string // login
+	CreatedAt   time.Time
 }
 
 // CheckRun is a check run on a commit.
@@ -432,7 +447,7 @@ func (f *Fake) AddRepo(owner, name, defaultBranch string) error {
 	f.addUserLocked(owner, 0, false)
 	r := &repo{owner: owner, name: name, id: f.id(), defaultBranch: defaultBranch, bare: bare,
 		protected: map[string]bool{}, prs: map[int]*pr{}, issues: map[int]*Issue{}, nextNumber: 1,
-		checkRuns: map[string][]*CheckRun{}}
+		checkRuns: map[string][]*CheckRun{}, statuses: map[string][]*CommitStatus{}}
 	r.nodeID = fmt.Sprintf("R_%d", r.id)
 	f.nodes[r.nodeID] = r
 	f.repos[key(owner, name)] = r
@@ -699,6 +714,26 @@ func (f *Fake) AddReview(owner, repo string, number int, o ReviewOptions) (int64
 // MinimizeReview hides a review, as GitHub's minimizeComment mutation
 // does (Bugbot hides its own earlier reviews on rerun). classifier is one
 // of GitHub's ReportedContentClassifiers (OUTDATED, RESOLVED, DUPLICATE,
+
+// EditReviewBody replaces a review's body as its author would (Bugbot
+// rewrites the reviews of an earlier run to "Stale Bugbot comment from a
+// previous run.", ENGINES.md round 4).
+func (f *Fake) EditReviewBody(owner, repo string, number int, id int64, body string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, err := f.prLocked(owner, repo, number)
+	if err != nil {
+		return err
+	}
+	for _, rv := range p.Reviews {
+		if rv.ID == id {
+			rv.Body = body
+			return nil
+		}
+	}
+	return fmt.Errorf("no review %d on #%d", id, number)
+}
+
 // OFF_TOPIC, SPAM, ABUSE); the review reads isMinimized true after.
 func (f *Fake) MinimizeReview(owner, repo string, number int, id int64, classifier string) error {
 	if !slices.Contains(minimizeClassifiers, classifier) {
@@ -892,6 +927,39 @@ func (f *Fake) SetCheckRun(owner, repoName string, number int, o CheckRunOptions
 		cr.CompletedAt = time.Time{}
 	}
 	return cr.ID, nil
+}
+
+// SetCommitStatus creates a commit status on sha (the PR head when sha is
+// empty) as creator. As on GitHub, each call adds a status; the newest of
+// a context is the one in force, and GraphQL's Status.contexts lists the
+// newest per context.
+func (f *Fake) SetCommitStatus(owner, repoName string, number int, sha, context, state, description, creator string) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r := f.repos[key(owner, repoName)]
+	if r == nil {
+		return 0, fmt.Errorf("no repository %s/%s", owner, repoName)
+	}
+	if sha == "" {
+		p, err := f.prLocked(owner, repoName, number)
+		if err != nil {
+			return 0, err
+		}
+		f.syncPRLocked(p)
+		sha = p.headSHA
+	}
+	switch state {
+	case "ERROR", "EXPECTED", "FAILURE", "PENDING", "SUCCESS":
+	default:
+		return 0, fmt.Errorf("commit status state %q is not one of ERROR, EXPECTED, FAILURE, PENDING, SUCCESS", state)
+	}
+	f.userLocked(creator)
+	st := &CommitStatus{ID: f.id(), SHA: sha, Context: context, State: state, Description: description,
+		Creator: strings.TrimSuffix(creator, "[bot]"), CreatedAt: f.opts.Now().UTC()}
+	st.NodeID = fmt.Sprintf("SC_%d", st.ID)
+	f.nodes[st.NodeID] = st
+	r.statuses[sha] = append(r.statuses[sha], st)
+	return st.ID, nil
 }
 
 // AddIssueComment adds a PR conversation comment as login with the given

@@ -289,6 +289,8 @@ func (e *gqlExec) commitObj(r *repo, sha string) *obj {
 			return sha, nil
 		case "checkSuites":
 			return e.checkSuites(r, sha, args)
+		case "status":
+			return e.statusObj(r, sha), nil
 		case "associatedPullRequests":
 			var items []*obj
 			nums := make([]int, 0, len(r.prs))
@@ -304,6 +306,51 @@ func (e *gqlExec) commitObj(r *repo, sha string) *obj {
 			return connection("PullRequestConnection", items, args)
 		}
 		return nil, notImplemented("Commit", field)
+	}}
+}
+
+// statusObj is a commit's combined status: null when the commit has no
+// status, else the newest status of each context.
+func (e *gqlExec) statusObj(r *repo, sha string) any {
+	all := r.statuses[sha]
+	if len(all) == 0 {
+		return nil
+	}
+	var newest []*CommitStatus
+	for i := len(all) - 1; i >= 0; i-- {
+		if !slices.ContainsFunc(newest, func(s *CommitStatus) bool { return s.Context == all[i].Context }) {
+			newest = append(newest, all[i])
+		}
+	}
+	slices.Reverse(newest)
+	return &obj{typ: "Status", get: func(field string, _ map[string]any) (any, error) {
+		switch field {
+		case "id":
+			return "S_" + sha, nil
+		case "contexts":
+			items := make([]*obj, len(newest))
+			for i, s := range newest {
+				items[i] = &obj{typ: "StatusContext", get: func(f string, _ map[string]any) (any, error) {
+					switch f {
+					case "id":
+						return s.NodeID, nil
+					case "context":
+						return s.Context, nil
+					case "state":
+						return s.State, nil
+					case "description":
+						return nullStr(s.Description), nil
+					case "createdAt":
+						return s.CreatedAt, nil
+					case "creator":
+						return e.actor(s.Creator), nil
+					}
+					return nil, notImplemented("StatusContext", f)
+				}}
+			}
+			return items, nil
+		}
+		return nil, notImplemented("Status", field)
 	}}
 }
 

@@ -775,3 +775,34 @@ func TestRule_TB3_CollaboratorPermissionReadsPermissionAndRole(t *testing.T) {
 	}
 	assertContract(t, e.rec)
 }
+
+// TestRule_S10_ObserveReadsTheHeadsCommitStatuses: CodeRabbit may report
+// its review as a commit status rather than a check run; the one
+// observation request carries the head's statuses, the newest of each
+// context, with their creator.
+func TestRule_S10_ObserveReadsTheHeadsCommitStatuses(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	ctx := context.Background()
+	for _, s := range []struct{ state, desc string }{{"PENDING", "Review in progress"}, {"SUCCESS", "Review completed"}} {
+		if _, err := e.f.SetCommitStatus("o", "r", e.pr, "", "CodeRabbit", s.state, s.desc, "coderabbitai[bot]"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := e.c.Requests().Total
+	obs, err := e.c.Observe(ctx, "o", "r", e.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.c.Requests().Total - before; n != 1 {
+		t.Errorf("observe took %d requests, want 1", n)
+	}
+	if len(obs.Statuses) != 1 {
+		t.Fatalf("statuses: %+v, want the newest CodeRabbit status only", obs.Statuses)
+	}
+	s := obs.Statuses[0]
+	if s.Context != "CodeRabbit" || !s.Creator.IsBot || s.State != "SUCCESS" || s.Description != "Review completed" || s.CreatedAt.IsZero() || !strings.EqualFold(s.Creator.Login, "coderabbitai") {
+		t.Errorf("status: %+v", s)
+	}
+	assertContract(t, e.rec)
+}

@@ -34,9 +34,12 @@ type Observation struct {
 	// limit needs it (observe.ChangedChars), once per cycle.
 	DiffChars *int
 
-	Reviews            []Review
-	Threads            []Thread
-	CheckRuns          []CheckRun // check runs on the head commit
+	Reviews   []Review
+	Threads   []Thread
+	CheckRuns []CheckRun // check runs on the head commit
+	// Statuses are the commit statuses on the head commit, the newest of
+	// each context (CodeRabbit may report its review as one, S10).
+	Statuses           []CommitStatus
 	IssueComments      []IssueComment
 	RequestedReviewers []string // logins as GraphQL spells them (no [bot] suffix)
 
@@ -148,6 +151,17 @@ type CheckRun struct {
 	Title        string
 	Summary      string
 	Text         string
+}
+
+// CommitStatus is one commit status on the head commit (GraphQL
+// StatusContext).
+type CommitStatus struct {
+	NodeID      string
+	Context     string
+	State       string // ERROR, EXPECTED, FAILURE, PENDING, SUCCESS
+	Description string
+	Creator     Actor
+	CreatedAt   time.Time
 }
 
 // IssueComment is one top-level PR conversation comment.

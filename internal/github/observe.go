@@ -167,6 +167,18 @@ type observeQ struct {
 								} `graphql:"checkRuns(first: $checkRunsFirst)"`
 							}
 						} `graphql:"checkSuites(first: $checkSuitesFirst)"`
+						// Commit statuses, the newest of each context:
+						// CodeRabbit may report its review as one (S10).
+						Status *struct {
+							Contexts []struct {
+								ID          string
+								Context     string
+								State       string
+								Description *string
+								CreatedAt   githubv4.DateTime
+								Creator     *actorQ
+							}
+						}
 					}
 				}
 			} `graphql:"headCommit: commits(last: 1)"`
@@ -226,6 +238,7 @@ type issueCommentsPageQ struct {
 var (
 	prStates           = []string{"OPEN", "CLOSED", "MERGED"}
 	reviewStates       = []string{"PENDING", "COMMENTED", "APPROVED", "CHANGES_REQUESTED", "DISMISSED"}
+	statusStates       = []string{"ERROR", "EXPECTED", "FAILURE", "PENDING", "SUCCESS"}
 	checkStatuses      = []string{"REQUESTED", "QUEUED", "IN_PROGRESS", "COMPLETED", "WAITING", "PENDING"}
 	checkConclusions   = []string{"", "ACTION_REQUIRED", "TIMED_OUT", "CANCELLED", "FAILURE", "SUCCESS", "NEUTRAL", "SKIPPED", "STARTUP_FAILURE", "STALE"}
 	authorAssociations = []string{"COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER"}
@@ -420,6 +433,18 @@ func (c *Client) Observe(ctx context.Context, owner, repo string, number int) (*
 		})
 	}
 	for _, n := range pr.HeadCommit.Nodes {
+		if n.Commit.Oid == pr.HeadRefOid && n.Commit.Status != nil {
+			for i, sc := range n.Commit.Status.Contexts {
+				o.Statuses = append(o.Statuses, CommitStatus{
+					NodeID:      sc.ID,
+					Context:     sc.Context,
+					State:       fe.enum(fmt.Sprintf("status.contexts[%d].state", i), sc.State, statusStates),
+					Description: ptrStr(sc.Description),
+					Creator:     actor(sc.Creator),
+					CreatedAt:   sc.CreatedAt.Time,
+				})
+			}
+		}
 		if n.Commit.Oid != pr.HeadRefOid || n.Commit.CheckSuites == nil {
 			continue
 		}

@@ -451,8 +451,11 @@ func QuotaUntil(q QuotaNotice) time.Time {
 	return q.At.Add(w)
 }
 
+// quotaSuperseded: our trigger came after the notice, compared at
+// GitHub's whole-second resolution (S10): a notice in the trigger's own
+// second answers that trigger.
 func quotaSuperseded(es state.EngineState, q *QuotaNotice) bool {
-	return !es.TriggeredAt.IsZero() && es.TriggeredAt.After(q.At)
+	return !es.TriggeredAt.IsZero() && !NotBeforeOurs(q.At, es.TriggeredAt)
 }
 
 // quotaState applies T8 to an engine's review state: during its cooldown

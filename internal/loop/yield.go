@@ -59,7 +59,7 @@ func (d *decider) yieldToHumans() {
 	acts := slices.Clone(d.obs.Humans)
 	slices.SortFunc(acts, func(a, b HumanActivity) int { return cmp.Compare(a.ID, b.ID) })
 	for _, h := range acts {
-		if h.ID <= s.HumanSeenID || h.At.Before(s.StartedAt) {
+		if h.ID <= s.HumanSeenID || !NotBeforeOurs(h.At, s.StartedAt) {
 			continue
 		}
 		seen = max(seen, h.ID)

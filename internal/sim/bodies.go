@@ -408,3 +408,95 @@ const GeminiQuota = "> [!WARNING]\n> You have reached your daily quota limit. Pl
 // GeminiUnsupported is Gemini's note when it cannot review the PR's file
 // types (gemini/07-…): no review follows.
 const GeminiUnsupported = "> [!NOTE]\n> Gemini is unable to generate a review for this pull request due to the file types involved not being currently supported."
+
+// copilotOverviewDetails renders Copilot's 2026-09 overview
+// (testdata/engines/copilot/16-…): a verdict heading, the overview and
+// its "**Changes:**" list folded in a <details> block, and the counts in
+// a "Review details" list, with no "Copilot reviewed X out of Y files"
+// sentence.
+func copilotOverviewDetails(files, n int) string {
+	var b strings.Builder
+	if n == 0 {
+		b.WriteString("### 🟢 Approval recommended\n\nNo unresolved review issues were identified.\n\n")
+	} else {
+		fmt.Fprintf(&b, "### 🟡 Changes recommended\n\n%d open findings need attention before merging.\n\n", n)
+	}
+	b.WriteString("<details>\n<summary>Pull request overview</summary>\n\nThis PR changes the calculator package and its tests.\n\n**Changes:**\n- Adds and fixes arithmetic helpers in `calc/calc.go`.\n</details>\n\n")
+	fmt.Fprintf(&b, "<details>\n<summary>Review details</summary>\n\n- **Files reviewed:** %d/%d changed files\n- **Comments generated:** %d\n- **Review effort level:** Lite\n</details>\n\n", files, files, n)
+	b.WriteString("---\n\n💡 Add a `code-review` agent skill or configure MCP servers for context-aware, tailored reviews.")
+	return b.String()
+}
+
+// CodeRabbit's walkthrough comment, edited in place (coderabbit/14-…,
+// 10-… A): its head, its "review in progress" state naming the range
+// under review, and its recent-review block naming the range reviewed.
+const (
+	coderabbitWalkHead = "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n"
+	coderabbitWalkBody = "<!-- walkthrough_start -->\n\n## Walkthrough\n\nThe PR changes the calculator package.\n\n<!-- walkthrough_end -->"
+)
+
+func coderabbitInProgress(from, head string) string {
+	return coderabbitWalkHead + "<!-- This is an auto-generated comment: review in progress by coderabbit.ai -->\n\n" +
+		"> [!NOTE]\n> Currently processing new changes in this PR. This may take a few minutes, please wait...\n> \n" +
+		"> <details>\n> <summary>📥 Commits</summary>\n> \n> Reviewing files that changed from the base of the PR and between " + from + " and " + head + ".\n> \n> </details>\n\n" +
+		"<!-- end of auto-generated comment: review in progress by coderabbit.ai -->\n\n" + coderabbitWalkBody
+}
+
+// coderabbitRecent is the walkthrough after a review of head: its
+// recent-review block says "No actionable comments were generated in the
+// recent review. 🎉" when the review posted nothing (a clean incremental
+// review posts no review object, team-mirai/marumie#1383).
+func coderabbitRecent(from, head string, clean bool) string {
+	verdict := "No actionable comments were generated in the recent review. 🎉\n\n"
+	if !clean {
+		verdict = ""
+	}
+	return coderabbitWalkHead + "<!-- recent_review_start -->\n\n" + verdict +
+		"<details>\n<summary>ℹ️ Recent review info</summary>\n\n<details>\n<summary>📥 Commits</summary>\n\n" +
+		"Reviewing files that changed from the base of the PR and between " + from + " and " + head + ".\n\n</details>\n\n" +
+		"**Included review availability:** Your plan provides up to 10 included reviews per hour; 4 remain after this review.\n\n</details>\n\n---\n\n\n\n<!-- recent_review_end -->\n\n" + coderabbitWalkBody
+}
+
+// coderabbitFallback is CodeRabbit's full-review fallback notice for a
+// head (coderabbit/13-…).
+func coderabbitFallback(pr int, head string) string {
+	return fmt.Sprintf("<!-- This is an auto-generated comment by CodeRabbit -->\n<!-- coderabbit-full-review-fallback-pr-%d-head-%s -->\n> [!NOTE]\n> GitHub couldn't provide a complete incremental comparison for this pull request, so CodeRabbit is performing a full review instead. This review may take a little longer.", pr, head)
+}
+
+// BugbotCheckClean is the summary of Bugbot's check when a run found
+// nothing and no earlier issue is open (testdata/engines/bugbot/08-… B
+// #171): with postSuccessComment false it is all an API-triggered clean
+// run leaves.
+const BugbotCheckClean = "Bugbot completed review - no issues found! ✅"
+
+// claudeAutomation is what claude-code-action in automation mode posts
+// in the words its prompt asks for (no tracking comment, no "## Code
+// review" header): a verdict in prose.
+func claudeAutomation(n int) string {
+	if n == 0 {
+		return "Looks good to me: the change is narrow, the new functions behave as their doc comments say, and nothing here blocks merging."
+	}
+	return fmt.Sprintf("I left %d inline comment(s) on problems that should be fixed before merging.", n)
+}
+
+// BugbotStaleBody is the body Bugbot gives the reviews of an earlier run
+// when it clears them (testdata/engines/bugbot/11-… A).
+const BugbotStaleBody = "<!-- BUGBOT_REVIEW -->\n<!-- BUGBOT_REVIEW_STALE -->\nStale Bugbot comment from a previous run."
+
+// bugbotWithTotal adds to a Bugbot review body the total of unresolved
+// issues it states (bugbot/11-… B): "There are 2 total unresolved issues
+// (including 1 from previous review)."
+func bugbotWithTotal(body string, total, previous int) string {
+	if total == 0 {
+		return body
+	}
+	line := fmt.Sprintf("There are %d total unresolved issues (including %d from previous review).", total, previous)
+	if total == 1 {
+		line = fmt.Sprintf("There is 1 total unresolved issue (including %d from previous review).", previous)
+	}
+	head, foot, ok := strings.Cut(body, "\n\n<sup>")
+	if !ok {
+		return body + "\n\n" + line
+	}
+	return head + "\n\n" + line + "\n\n<sup>" + foot
+}

@@ -26,6 +26,11 @@ type bot struct {
 	// postedLine is the line each finding was last posted at (Bugbot
 	// re-posts a still-present finding only when its line moved).
 	postedLine map[string]int
+	// CodeRabbit's walkthrough comment (Engine.Walkthrough): its id, its
+	// body before the running review, and the last commit it reviewed.
+	walkID       int64
+	walkBody     string
+	lastReviewed string
 }
 
 type job struct {
@@ -196,6 +201,10 @@ func (b *bot) hideEarlierReviews(sha string) {
 		return
 	}
 	for _, r := range pr.Reviews {
+		if r.Author == BugbotLogin && b.script.StaleRewrite {
+			_ = b.w.Fake.EditReviewBody(b.w.Owner, b.w.Repo, b.w.Number, r.ID, BugbotStaleBody)
+			continue
+		}
 		if r.Author == BugbotLogin && r.MinimizedReason == "" {
 			_ = b.w.Fake.MinimizeReview(b.w.Owner, b.w.Repo, b.w.Number, r.ID, "OUTDATED")
 		}
@@ -278,11 +287,29 @@ func (b *bot) setCheckText(j *job, status, conclusion, title, summary string) in
 	if name == "" {
 		return 0
 	}
+	if b.name == CodeRabbit && b.script.Status {
+		b.setStatus(j, name, status, conclusion, title)
+		return 0
+	}
 	// Each review is a check run of its own: a second run on the same
 	// commit (a retrigger, Claude's ready_for_review run) is a new one.
 	id, _ := b.w.Fake.SetCheckRun(b.w.Owner, b.w.Repo, b.w.Number, ghfake.CheckRunOptions{HeadSHA: j.checkSHA(), Name: name, AppSlug: app,
 		Status: status, Conclusion: conclusion, Title: title, Summary: summary, ID: j.checkID, Rerun: j.checkID == 0, WorkflowPath: b.checkWorkflow()})
 	return id
+}
+
+// setStatus is CodeRabbit's review reported as a commit status: pending
+// while queued or running, then success or failure with its title as the
+// description.
+func (b *bot) setStatus(j *job, context, status, conclusion, title string) {
+	state, desc := "PENDING", "Review in progress"
+	if status == "COMPLETED" {
+		state, desc = "SUCCESS", title
+		if conclusion != "SUCCESS" {
+			state = "FAILURE"
+		}
+	}
+	_, _ = b.w.Fake.SetCommitStatus(b.w.Owner, b.w.Repo, b.w.Number, j.checkSHA(), context, state, desc, CodeRabbitLogin+"[bot]")
 }
 
 // tick moves this engine's reviews forward to now.
@@ -297,6 +324,7 @@ func (b *bot) tick(now time.Time) {
 			j.started, j.startAt = true, now
 			b.setCheck(j, "IN_PROGRESS", "")
 			b.setRun(j, "in_progress", "")
+			b.startCodeRabbit(j)
 		}
 		due := j.at.Add(time.Duration(j.round.Latency))
 		if p := time.Duration(j.round.Placeholder); p > 0 && !j.placeholder && !now.Before(due.Add(-p)) {
@@ -468,6 +496,17 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
+	if r.CheckOnly && len(fs) == 0 && b.unresolvedThreads() == 0 {
+		// postSuccessComment false: a clean run posts no review, only
+		// its check's summary (ENGINES.md round 4).
+		summary := BugbotCheckClean
+		if r.CheckSummary != "" {
+			summary = b.expand(r.CheckSummary, j)
+		}
+		b.setCheckOutput(j, "COMPLETED", "SUCCESS", "Bugbot Review", summary, "")
+		b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, "SUCCESS"))
+		return
+	}
 	if b.postedLine == nil {
 		b.postedLine = map[string]int{}
 	}
@@ -494,7 +533,11 @@ func (b *bot) completeBugbot(j *job, r Round) {
 			previous++
 		}
 	}
-	b.postReview(j, r, post, BugbotLogin, BugbotLogin, bugbotSummary(fresh, j.sha), func(f Finding) string {
+	body := bugbotSummary(fresh, j.sha)
+	if r.StatedTotal {
+		body = bugbotWithTotal(body, fresh+previous, previous)
+	}
+	b.postReview(j, r, post, BugbotLogin, BugbotLogin, body, func(f Finding) string {
 		start, line := b.locate(f, j.sha)
 		return bugbotComment(f, start, line, j.sha)
 	})
@@ -506,6 +549,11 @@ func (b *bot) completeBugbot(j *job, r Round) {
 		conclusion = r.Conclusion
 	}
 	summary, text := bugbotCheckOutput(fresh, previous)
+	if r.StatedTotal {
+		// The count is in the review body only (bugbot/11-… B); the
+		// check states none.
+		summary, text = "Bugbot reviewed this pull request.", ""
+	}
 	b.setCheckOutput(j, "COMPLETED", conclusion, "Bugbot Review", summary, text)
 	b.w.emit("check_run", b.w.checkRunPayload(BugbotCheck, BugbotApp, "Cursor Bugbot", j.sha, conclusion))
 }
@@ -590,7 +638,11 @@ func (b *bot) completeCopilot(j *job, r Round) {
 		return
 	}
 	fs := b.evaluate(j)
-	b.postReview(j, r, fs, CopilotReviewerLogin, CopilotCommentLogin, copilotOverview(b.changedFiles(), len(fs), r.LowConfidence), copilotComment)
+	overview := copilotOverview(b.changedFiles(), len(fs), r.LowConfidence)
+	if r.Overview == "2026-09" {
+		overview = copilotOverviewDetails(b.changedFiles(), len(fs))
+	}
+	b.postReview(j, r, fs, CopilotReviewerLogin, CopilotCommentLogin, overview, copilotComment)
 	b.setCheck(j, "COMPLETED", "SUCCESS")
 }
 
@@ -599,15 +651,27 @@ func (b *bot) completeCopilot(j *job, r Round) {
 // round's extra conversation comments.
 func (b *bot) postReview(j *job, r Round, fs []Finding, reviewLogin, commentLogin, summary string, render func(Finding) string) {
 	if r.ReviewBody != "" {
-		summary = r.ReviewBody
+		summary = b.expand(r.ReviewBody, j)
 	}
 	rid := b.review(reviewLogin, summary, j.sha)
 	for _, f := range fs {
 		b.comment(commentLogin, f, render(f), rid, j.sha)
 	}
 	for _, c := range r.Comments {
-		b.issueComment(commentLogin, c)
+		b.issueComment(commentLogin, b.expand(c, j))
 	}
+}
+
+// expand puts the job's commits into a scripted text's placeholders.
+func (b *bot) expand(text string, j *job) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	return strings.NewReplacer(PlaceholderHead, j.sha, PlaceholderFrom, from).Replace(text)
 }
 
 func (b *bot) changedFiles() int {
@@ -644,11 +708,20 @@ func (b *bot) completeClaude(j *job, r Round) {
 				b.w.emit("pull_request_review", b.w.reviewPayload(b.reviewOf(id), ClaudeLogin, j.sha))
 			}
 		}
-		if len(fs) == 0 && len(r.Comments) == 0 && r.ReviewBody == "" {
-			b.issueComment(ClaudeLogin, ClaudeClean)
+		switch r.Automation {
+		case "review":
+			// claude-code-action in automation mode: `gh pr review`, in
+			// the prompt's words, no tracking comment.
+			b.review(ClaudeLogin, claudeAutomation(len(fs)), j.sha)
+		case "comment":
+			b.issueComment(ClaudeLogin, claudeAutomation(len(fs)))
+		default:
+			if len(fs) == 0 && len(r.Comments) == 0 && r.ReviewBody == "" {
+				b.issueComment(ClaudeLogin, ClaudeClean)
+			}
 		}
 		for _, c := range r.Comments {
-			b.issueComment(ClaudeLogin, c)
+			b.issueComment(ClaudeLogin, b.expand(c, j))
 		}
 	}
 	b.setCheckText(j, "COMPLETED", conclusion, "", summary)
@@ -689,6 +762,71 @@ func (b *bot) completeGemini(j *job, r Round) {
 	b.postReview(j, r, fs, GeminiLogin, GeminiLogin, geminiSummary(len(fs)), geminiComment)
 }
 
+// startCodeRabbit is what CodeRabbit shows when a review starts: its
+// full-review fallback notice for the head (Round.Fallback), and its
+// walkthrough rewritten into the "review in progress" state naming the
+// head (Engine.Walkthrough).
+func (b *bot) startCodeRabbit(j *job) {
+	if b.name != CodeRabbit {
+		return
+	}
+	if j.round.Fallback {
+		b.issueComment(CodeRabbitLogin, coderabbitFallback(b.w.Number, j.sha))
+	}
+	if !b.script.Walkthrough {
+		return
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	b.setWalkthrough(coderabbitInProgress(from, j.sha), false)
+}
+
+// setWalkthrough creates CodeRabbit's walkthrough or edits it in place;
+// keep records the body as the one to restore when a run ends without
+// a review.
+func (b *bot) setWalkthrough(body string, keep bool) {
+	if b.walkID == 0 {
+		id, err := b.w.Fake.AddIssueComment(b.w.Owner, b.w.Repo, b.w.Number, CodeRabbitLogin, "NONE", body)
+		if err != nil {
+			return
+		}
+		b.walkID = id
+	} else if err := b.w.Fake.EditIssueComment(b.walkID, body); err != nil {
+		return
+	}
+	if keep {
+		b.walkBody = body
+	}
+}
+
+// endWalkthrough leaves the walkthrough as the run's outcome says: its
+// recent-review block naming the head after a review, or as it was
+// before the run when the run reviewed nothing (quota, skip, failure).
+func (b *bot) endWalkthrough(j *job, reviewed, clean bool) {
+	if reviewed && j.round.WalkthroughBody != "" {
+		b.setWalkthrough(b.expand(j.round.WalkthroughBody, j), true)
+		b.lastReviewed = j.sha
+		return
+	}
+	if !b.script.Walkthrough {
+		return
+	}
+	if !reviewed {
+		if b.walkBody != "" {
+			b.setWalkthrough(b.walkBody, true)
+		}
+		return
+	}
+	from := b.lastReviewed
+	if from == "" {
+		from = b.w.Fake.BranchSHA(b.w.Owner, b.w.Repo, "")
+	}
+	b.setWalkthrough(coderabbitRecent(from, j.sha, clean), true)
+	b.lastReviewed = j.sha
+}
+
 // completeCodeRabbit posts CodeRabbit's review the way the real one does:
 // incrementally ("incremental review of new changes", docs.coderabbit.ai,
 // ENGINES.md round 2) — an open thread of an earlier review is not posted
@@ -707,6 +845,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		if c == "" {
 			c = "FAILURE"
 		}
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitFailed)
 		b.setCheckText(j, "COMPLETED", c, "Review failed", "Review failed: the review could not be completed.")
 		b.w.emit("check_run", b.w.checkRunPayload(CodeRabbitCheck, CodeRabbitApp, "CodeRabbit", j.sha, c))
@@ -716,6 +855,7 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 		if wait == 0 {
 			wait = 30 * time.Minute
 		}
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, coderabbitRateLimited(b.w.Scenario.PR.Author, wait))
 		b.w.recordQuota(CodeRabbit, wait)
 		// The status of a rate-limited review reads success (04-… B).
@@ -724,10 +864,12 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 	case r.Refuse:
 		// "Already reviewed the last commit" with a green status and no
 		// review of the head (coderabbit/11-…).
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitRefusal)
 		finish("SUCCESS", "Review completed")
 		return
 	case r.Skipped:
+		b.endWalkthrough(j, false, false)
 		b.issueComment(CodeRabbitLogin, CodeRabbitSkipped)
 		// "Review skipped" comes with a success status (06-…).
 		finish("SUCCESS", "Review skipped: automatic reviews are disabled")
@@ -747,8 +889,20 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 			}
 		}
 	}
+	if r.NoReviewObject && len(inline) == 0 && len(body) == 0 {
+		// A clean incremental review posts no review object: the
+		// walkthrough's recent-review block, rewritten in place, and the
+		// green check are all it leaves (ENGINES.md round 4).
+		b.endWalkthrough(j, true, true)
+		for _, c := range r.Comments {
+			b.issueComment(CodeRabbitLogin, b.expand(c, j))
+		}
+		finish("SUCCESS", "Review completed")
+		return
+	}
 	summary := coderabbitReviewBody(len(inline), body, func(f Finding) (int, int) { return b.locate(f, j.sha) })
 	b.postReview(j, r, inline, CodeRabbitLogin, CodeRabbitLogin, summary, coderabbitComment)
+	b.endWalkthrough(j, true, len(inline)+len(body) == 0)
 	finish("SUCCESS", "Review completed")
 }
 

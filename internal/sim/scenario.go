@@ -133,6 +133,18 @@ type Engine struct {
 	// CheckName replaces the name of the engine's check run (Copilot's
 	// job name is unconfirmed: the adapter must not depend on it).
 	CheckName string `yaml:"check_name"`
+	// Walkthrough: CodeRabbit keeps one walkthrough comment and edits it
+	// in place: its "review in progress" state naming the head while a
+	// review runs (coderabbit/14-…), its recent-review block naming the
+	// reviewed range once done (10-… A).
+	Walkthrough bool `yaml:"walkthrough"`
+	// StaleRewrite: Bugbot, rerunning on a commit it already reviewed,
+	// rewrites its earlier reviews' bodies to "Stale Bugbot comment from
+	// a previous run." (bugbot/11-… A) instead of hiding them.
+	StaleRewrite bool `yaml:"stale_rewrite"`
+	// Status: CodeRabbit reports its review as a commit status named
+	// "CodeRabbit" instead of a check run (ENGINES.md "at a glance").
+	Status bool `yaml:"status"`
 	// Rounds are consumed one per review the engine runs; after the last
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
@@ -217,7 +229,47 @@ type Round struct {
 	// usage-limit sentence only in the check run's title and summary, no
 	// issue comment (ENGINES.md round 3).
 	QuotaCheck bool `yaml:"quota_check"`
+	// Overview is Copilot's review body layout: "" for the classic
+	// overview, "2026-09" for the verdict heading and "Review details"
+	// counts (copilot/16-…), which no allow-listed sentence matches.
+	Overview string `yaml:"overview"`
+	// NoReviewObject: CodeRabbit's clean incremental review posts no
+	// review object: its check turns green on the head and its
+	// walkthrough's recent-review block names the head (with clean and
+	// the engine's walkthrough; ENGINES.md round 4).
+	NoReviewObject bool `yaml:"no_review_object"`
+	// Fallback: CodeRabbit posts its full-review fallback notice for the
+	// head when the review starts (coderabbit/13-…).
+	Fallback bool `yaml:"fallback"`
+	// CheckOnly: Bugbot's API-triggered run with postSuccessComment
+	// false posts no review when clean: the check's summary is all it
+	// leaves (ENGINES.md round 4).
+	CheckOnly bool `yaml:"check_only"`
+	// Automation is Claude run by claude-code-action in automation mode
+	// (a workflow with a prompt): "review" posts its verdict with `gh pr
+	// review`, "comment" with `gh pr comment`, in the prompt's own words,
+	// and no tracking comment.
+	Automation string `yaml:"automation"`
+	// StatedTotal: Bugbot's review body states "There are N total
+	// unresolved issues (including M from previous review)" (bugbot/11-…
+	// B) while its check output states no count.
+	StatedTotal bool `yaml:"stated_total"`
+	// CheckSummary replaces the summary of Bugbot's check in a check_only
+	// round (a real sample's words).
+	CheckSummary string `yaml:"check_summary"`
+	// WalkthroughBody replaces the walkthrough CodeRabbit leaves after a
+	// no_review_object round (a real sample's words).
+	WalkthroughBody string `yaml:"walkthrough_body"`
 }
+
+// The placeholders a scripted engine text may carry: the commit the
+// review is of, and the commit the engine reviewed before it (the PR's
+// base when none), as full SHAs. A real sample names its own commits; a
+// scenario puts these where they were.
+const (
+	PlaceholderHead = "{{head}}"
+	PlaceholderFrom = "{{from}}"
+)
 
 // Finding is one scripted finding.
 type Finding struct {
@@ -806,6 +858,30 @@ func (r Round) validate(where, engine string, texts map[string][]string, seen ma
 	}
 	if r.QuotaCheck && engine != Copilot && engine != Bugbot {
 		bad(".quota_check: only copilot and bugbot")
+	}
+	if r.Overview != "" && (engine != Copilot || r.Overview != "2026-09") {
+		bad(".overview: only copilot, and only \"2026-09\"")
+	}
+	if r.NoReviewObject && (engine != CodeRabbit || !r.Clean) {
+		bad(".no_review_object: only a clean coderabbit round")
+	}
+	if r.Fallback && engine != CodeRabbit {
+		bad(".fallback: only coderabbit posts the full-review fallback notice")
+	}
+	if r.CheckOnly && (engine != Bugbot || len(r.Findings) > 0) {
+		bad(".check_only: only a bugbot round with no new finding")
+	}
+	if r.StatedTotal && engine != Bugbot {
+		bad(".stated_total: only bugbot")
+	}
+	if r.CheckSummary != "" && !r.CheckOnly {
+		bad(".check_summary: only with check_only")
+	}
+	if r.WalkthroughBody != "" && !r.NoReviewObject {
+		bad(".walkthrough_body: only with no_review_object")
+	}
+	if r.Automation != "" && (engine != Claude || r.Automation != "review" && r.Automation != "comment") {
+		bad(".automation: only claude, \"review\" or \"comment\"")
 	}
 	modes := 0
 	for _, on := range []bool{r.Clean, r.Error, r.Hang, r.Trap != "", r.Ignore, r.Quota, r.Skipped, r.Unsupported, r.Refuse, r.StatedOnly > 0, r.QuotaReview, r.QuotaCheck} {
