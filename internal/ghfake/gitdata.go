@@ -429,8 +429,8 @@ func (f *Fake) gitCommitJSON(rp *repo, sha string, c gitCommitObject) map[string
 	}
 	return map[string]any{
 		"sha": sha, "node_id": "C_" + sha[:12], "url": f.repoURL(rp) + "/git/commits/" + sha,
-		"html_url": "https://github.com/" + rp.owner + "/" + rp.name + "/commit/" + sha,
-		"author":   map[string]any{"name": c.author.Name, "email": c.author.Email, "date": c.author.Date},
+		"html_url":  "https://github.com/" + rp.owner + "/" + rp.name + "/commit/" + sha,
+		"author":    map[string]any{"name": c.author.Name, "email": c.author.Email, "date": c.author.Date},
 		"committer": map[string]any{"name": c.committer.Name, "email": c.committer.Email, "date": c.committer.Date},
 		"message":   c.message, "tree": map[string]any{"sha": c.tree, "url": f.repoURL(rp) + "/git/trees/" + c.tree},
 		"parents": parents, "verification": ver,
