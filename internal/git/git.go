@@ -25,10 +25,11 @@ type Runner struct {
 	// Dir is the checkout git runs in.
 	Dir string
 	// Env is the environment git children pick their few pass-through
-	// variables from (PATH, locale, proxies); nil: this process's. Nothing
-	// else of it reaches git (TB7).
+	// variables from (locale, proxies); nil: this process's. Nothing else
+	// of it reaches git (TB7): PATH is SystemPath whatever it says.
 	Env []string
-	// Git is the git binary; empty means "git" from PATH.
+	// Git is the git binary; empty means SystemGit, never a name looked
+	// up on PATH.
 	Git string
 	// ServerURL is the GitHub server (GITHUB_SERVER_URL; empty:
 	// https://github.com): the only host the token is ever sent to (TB2).
@@ -146,7 +147,9 @@ func (r *Runner) execGit(ctx context.Context, o execOpts, args []string) (string
 	}
 	bin := r.Git
 	if bin == "" {
-		bin = "git"
+		if bin, err = SystemGit(); err != nil {
+			return "", err
+		}
 	}
 	cmd := exec.CommandContext(ctx, bin, append(hardening(), args...)...)
 	cmd.Dir = o.dir

@@ -36,7 +36,7 @@ import (
 // passThrough are the variables of the job's environment git children
 // receive; every other variable is dropped.
 var passThrough = map[string]bool{
-	"PATH": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true, "LC_MESSAGES": true, "TZ": true,
+	"LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true, "LC_MESSAGES": true, "TZ": true,
 	"HTTPS_PROXY": true, "HTTP_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
 	"https_proxy": true, "http_proxy": true, "no_proxy": true, "all_proxy": true,
 	"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "SYSTEMROOT": true,
@@ -87,6 +87,13 @@ func (r *Runner) environ(extra []string, home string) ([]string, error) {
 		}
 	}
 	env = append(env,
+		// TB13: git and what it starts by name (a credential helper's
+		// commands) come from the system's directories only, never from a
+		// directory the job's user can write, such as ~/.local/bin.
+		"PATH="+SystemPath,
+		// TB13: refs/replace/ is not honoured: a command's `git replace`
+		// cannot change what a tree or commit holds.
+		"GIT_NO_REPLACE_OBJECTS=1",
 		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"),
 		"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_SYSTEM="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
 		// No prompt, and no askpass program from any config.
@@ -108,8 +115,10 @@ func (r *Runner) environ(extra []string, home string) ([]string, error) {
 
 // credentialHelper answers git's "get" with what review-loop wrote on file
 // descriptor 3 and ignores "store" and "erase". The command line names
-// the descriptor, never the credential.
-const credentialHelper = `!f() { test "$1" = get || exit 0; cat >/dev/null; cat <&3; }; f`
+// the descriptor, never the credential. It uses the shell's builtins only
+// (git runs it with /bin/sh): no program is looked up by name, so nothing
+// planted on any PATH is handed the credential (TB13).
+const credentialHelper = `!f() { test "$1" = get || exit 0; while IFS= read -r l && [ -n "$l" ]; do :; done; while IFS= read -r l <&3; do printf '%s\n' "$l"; done; }; f`
 
 // credentialPipe returns the read end of a pipe holding the credential
 // helper's answer for token; the write end is already closed.
