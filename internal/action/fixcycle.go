@@ -174,7 +174,7 @@ func (c *prCycle) commitAndPush(ctx context.Context) error {
 		API: c.cfg.ClientOptions(c.ClientOptions, ""), Owner: c.owner, Repo: c.repo,
 		Branch: c.obs.HeadRef, Guard: guard, Dir: c.cfg.Workspace, Files: files,
 		Message: git.Message(c.st.Iteration, c.number, files, closed),
-		Author:  git.Identity{Name: c.cfg.AuthorName, Email: c.cfg.AuthorEmail},
+		Author:  commitAuthor(c.cfg.AuthorName, c.cfg.AuthorEmail),
 	}
 	if req.API.HTTPClient == nil {
 		req.API.HTTPClient = c.HTTPClient
@@ -212,6 +212,18 @@ func (c *prCycle) commitAndPush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// commitAuthor is the fix commit's author as the push path takes it: none
+// for the default identity (github-actions[bot]), so that the commit is
+// the push token's own and GitHub signs it where it signs API commits (a
+// GitHub App's or github-actions[bot]'s); a configured author otherwise,
+// whose commits GitHub does not sign.
+func commitAuthor(name, email string) git.Identity {
+	if (name == "" && email == "") || (name == git.DefaultIdentity.Name && email == git.DefaultIdentity.Email) {
+		return git.Identity{}
+	}
+	return git.Identity{Name: name, Email: email}
 }
 
 // refused hands the PR back in this cycle after a B5 refusal (H9): the

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/review-loop/review-loop/internal/ghfake"
 )
 
 // The attacks on the push itself (TB13), each made by a test command of
@@ -189,4 +191,32 @@ func grepLines(s string, prefixes ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TB13: on a branch whose ruleset requires signed commits, the fix lands:
+// it is made through the API with the push token and no author of its
+// own, so GitHub signs it (a git push of an unsigned commit is refused
+// there: internal/ghfake's TestRule_TB13_RequiredSignaturesAcceptAnAPICommit).
+func TestRule_TB13_ASignedCommitsBranchAcceptsTheFix(t *testing.T) {
+	t.Parallel()
+	for _, mode := range attackModes {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			g := newRig(t, mode)
+			g.githubPath(t)
+			if _, err := g.e.fake.AddRuleset("octo", "app", ghfake.Ruleset{Name: "signed", Include: []string{"~ALL"}, Rules: []ghfake.RulesetRule{{Type: "required_signatures"}}}); err != nil {
+				t.Fatal(err)
+			}
+			head := g.e.head
+			_, pub := g.fixCycle(t, map[string]string{"engines": "copilot"})
+			fixed := g.e.fake.HeadSHA("octo", "app", 1)
+			if fixed == head {
+				t.Fatalf("the fix did not land on a branch requiring signed commits\n%s\n%s", pub.stdout, pub.stderr)
+			}
+			bare := strings.TrimPrefix(g.e.fake.CloneURL("octo", "app"), "file://")
+			if sig := run(t, "", realTool(t, "git"), "--git-dir", bare, "cat-file", "commit", fixed); !strings.Contains(sig, "\ngpgsig ") {
+				t.Errorf("the fix commit carries no signature:\n%s", sig)
+			}
+		})
+	}
 }

@@ -113,7 +113,9 @@ func (g *rig) cycle(t *testing.T, event string, payload any, inputs map[string]s
 		g.afterCommands()
 	}
 	in = maps.Clone(inputs)
-	in["mode"], in["artifact-dir"] = "publish", g.artifact
+	// The hand-over is the prepare job's output `prepared`, passed on as
+	// a job output (TB16); the publish job has a directory of its own.
+	in["mode"], in["prepared"], in["artifact-dir"] = "publish", prep.outputs["prepared"], filepath.Join(t.TempDir(), "unused")
 	for _, k := range []string{"test-command", "setup-command", "lint-command", "fixer", "anthropic-api-key"} {
 		delete(in, k) // the publish job runs no repository code
 	}
