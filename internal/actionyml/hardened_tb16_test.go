@@ -136,8 +136,8 @@ func TestRule_TB16_TheCheckCatchesEachBreach(t *testing.T) {
 		jobs map[string]wfJob
 		want string
 	}{
-		"upload after the code": {map[string]wfJob{"prepare": {Steps: []wfStep{rl, {Uses: "actions/upload-artifact@v4"}}}}, "after the repository's code"},
-		"a secret after the code": {map[string]wfJob{"prepare": {Steps: []wfStep{rl, {Run: "curl -H \"$T\" x", Env: map[string]any{"T": "${{ secrets.X }}"}}}}}, "secrets."},
+		"upload after the code":    {map[string]wfJob{"prepare": {Steps: []wfStep{rl, {Uses: "actions/upload-artifact@v4"}}}}, "after the repository's code"},
+		"a secret after the code":  {map[string]wfJob{"prepare": {Steps: []wfStep{rl, {Run: "curl -H \"$T\" x", Env: map[string]any{"T": "${{ secrets.X }}"}}}}}, "secrets."},
 		"checkout before the code": {map[string]wfJob{"prepare": {Steps: []wfStep{{Uses: "actions/checkout@v4"}, rl}}}, "post step"},
 		"a cache in publish":       {map[string]wfJob{"publish": {Steps: []wfStep{{Uses: "actions/cache/restore@v4"}, pub}}}, "Actions cache"},
 		"setup-go in publish":      {map[string]wfJob{"publish": {Steps: []wfStep{{Uses: "actions/setup-go@v5"}, pub}}}, "Actions cache"},
