@@ -212,7 +212,7 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 	}
 	switch {
 	case cfg.Mode == config.ModePrepare:
-		defer func() { err = errors.Join(err, handOver(gha, cfg.ArtifactDir)) }()
+		defer func() { err = errors.Join(err, handOver(gha, d.Getenv, cfg.ArtifactDir)) }()
 	case cfg.Mode == config.ModePublish && cfg.Prepared != "":
 		if cfg.ArtifactDir, err = takeOver(cfg.Prepared, d.Getenv("RUNNER_TEMP")); err != nil {
 			return Result{}, err
