@@ -343,6 +343,9 @@ func (r *Runner) fetchInto(ctx context.Context, common, remote, branch, token st
 	if _, err := n.run(ctx, r, t, token, append(args, t.URL, "refs/heads/"+branch+":"+fetched)...); err != nil {
 		return err
 	}
+	if err := n.adopt(); err != nil {
+		return fmt.Errorf("taking in the fetched objects: %w", err)
+	}
 	sha, err := n.run(ctx, r, Target{}, "", "rev-parse", "--verify", fetched+"^{commit}")
 	if err != nil {
 		return err

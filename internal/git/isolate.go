@@ -43,7 +43,7 @@ var passThrough = map[string]bool{
 }
 
 // ownVars are the variables review-loop itself sets for one git run.
-var ownVars = []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_OBJECT_DIRECTORY"}
+var ownVars = []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"}
 
 var (
 	homeOnce sync.Once
@@ -178,11 +178,14 @@ func (r *Runner) target(remote, token string) (Target, error) {
 }
 
 // netRepo is a git directory review-loop creates for one fetch or push:
-// an empty config, no hooks, the checkout's objects.
+// an empty config, no hooks, and an object store of its own (TB13) that
+// reads the checkout's objects as an alternate and writes nothing there;
+// what a fetch brought is copied into the checkout afterwards (adopt).
 type netRepo struct {
 	base    string // the operation's directory, removed after it
 	home    string // HOME and XDG_CONFIG_HOME of its git
 	dir     string // the git directory
+	private string // the operation's own object directory
 	objects string // the checkout's object directory
 	common  string // the checkout's git directory
 }
@@ -208,10 +211,17 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 	}
 	// The operation's HOME is fresh too: no .netrc, XDG file or anything
 	// else a command could have left in the shared private home.
-	n := &netRepo{base: base, dir: filepath.Join(base, "git"), home: filepath.Join(base, "home"), objects: filepath.Join(common, "objects"), common: common}
-	if err := os.Mkdir(n.home, 0o700); err != nil {
+	n := &netRepo{base: base, dir: filepath.Join(base, "git"), home: filepath.Join(base, "home"), private: filepath.Join(base, "objects"),
+		objects: filepath.Join(common, "objects"), common: common}
+	if strings.ContainsRune(n.objects, filepath.ListSeparator) {
 		n.close()
-		return nil, err
+		return nil, &RefusedError{Rule: "TB13", Reason: fmt.Sprintf("the checkout's object directory %q holds a %q", n.objects, filepath.ListSeparator)}
+	}
+	for _, d := range []string{n.home, n.private, filepath.Join(n.private, "pack"), filepath.Join(n.private, "info")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			n.close()
+			return nil, err
+		}
 	}
 	dir := n.dir
 	if _, err := r.exec(ctx, execOpts{dir: base, home: n.home}, "init", "--quiet", "--bare", "--template=", dir); err != nil {
@@ -229,10 +239,43 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 
 func (n *netRepo) close() { _ = os.RemoveAll(n.base) }
 
+// adopt copies the objects the operation wrote to its own store (packs
+// and loose objects) into the checkout's object directory, each file
+// through a temporary file and a rename, skipping those already there.
+func (n *netRepo) adopt() error {
+	return filepath.WalkDir(n.private, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(n.private, p)
+		if err != nil {
+			return err
+		}
+		if rel == "info" {
+			return filepath.SkipDir // nothing of a fetch's own belongs there
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		dst := filepath.Join(n.objects, rel)
+		if _, err := os.Lstat(dst); err == nil {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return writeAtomic(dst, b)
+	})
+}
+
 // run runs git in the operation's directory with the credential on fd 3
 // when t carries one. The output is cleaned of the token.
 func (n *netRepo) run(ctx context.Context, r *Runner, t Target, token string, args ...string) (string, error) {
-	o := execOpts{dir: n.dir, home: n.home, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.objects}}
+	o := execOpts{dir: n.dir, home: n.home, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.private, "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + n.objects}}
 	pre := []string{"--git-dir=" + n.dir, "-c", "credential.helper="}
 	if t.Credential {
 		pipe, err := credentialPipe(token)

@@ -135,3 +135,42 @@ func runGit(t *testing.T, dir string, env []string, args ...string) string {
 	}
 	return string(out)
 }
+
+// TB13: a fetch or push runs with an object store of its own: git writes
+// its objects there, reading the checkout's only as an alternate, and
+// review-loop copies what a fetch brought into the checkout afterwards.
+func TestRule_TB13_TheNetworkGitHasAPrivateObjectStore(t *testing.T) {
+	t.Parallel()
+	tr := gittest.New(t, map[string]string{"a.go": "package a\n"})
+	r := &Runner{Dir: tr.Dir}
+	common, err := r.commonDir(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := r.newNetRepo(context.Background(), common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.close()
+	out, err := n.run(context.Background(), r, Target{}, "", "rev-parse", "--git-path", "objects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(out); got != n.private || strings.HasPrefix(got, common) {
+		t.Errorf("the network git writes objects to %s, want its own %s", got, n.private)
+	}
+	// It still reads the checkout's objects.
+	if _, err := n.run(context.Background(), r, Target{}, "", "cat-file", "-e", tr.Head(t)); err != nil {
+		t.Errorf("the network git cannot read the checkout's objects: %v", err)
+	}
+	// What it wrote is taken into the checkout.
+	if err := os.WriteFile(filepath.Join(n.private, "pack", "pack-x.keep"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.adopt(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(common, "objects", "pack", "pack-x.keep")); err != nil {
+		t.Errorf("adopt left the operation's pack out of the checkout: %v", err)
+	}
+}
