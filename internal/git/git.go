@@ -1,6 +1,7 @@
-// Package git wraps the git command line for the fix cycle: one commit per
-// cycle, a token-authenticated push, and the branch-safety guardrails of
-// rule B5. Every git invocation goes through a Runner, as an argv and never a
+// Package git wraps the git command line for the fix cycle: the checkout,
+// its diffs and restores, token-authenticated fetches, and the
+// branch-safety guardrails of rule B5. It pushes nothing: the fix commit
+// is made through GitHub's API by internal/push (TB13). Every git invocation goes through a Runner, as an argv and never a
 // shell string, so tests can drive a real temporary repository and inspect
 // what was run.
 package git
@@ -255,5 +256,3 @@ func (r *Runner) RestoreAll(ctx context.Context) error {
 
 // ErrNothingToCommit is returned by Commit when no file differs from HEAD.
 var ErrNothingToCommit = errors.New("nothing to commit")
-
-func asCommandError(err error, target **CommandError) bool { return errors.As(err, target) }

@@ -21,7 +21,7 @@ import (
 //     certificates), HOME and XDG_CONFIG_HOME in a directory of its own,
 //     and no global or system config. Nothing the job's environment holds
 //     for git (GIT_*) reaches it.
-//   - Fetches and pushes that carry the credential run in a git directory
+//   - Fetches that carry the credential run in a git directory
 //     review-loop creates for that one operation, after every command has
 //     ended (TB8): its config is empty, its objects are the checkout's. The
 //     checkout's own .git/config — which a command can edit — is never read
@@ -139,7 +139,7 @@ func credentialPipe(token string) (*os.File, error) {
 	return pr, nil
 }
 
-// Target is where a fetch or push goes and whether the credential goes
+// Target is where a fetch goes and whether the credential goes
 // with it.
 type Target struct {
 	URL string
@@ -147,7 +147,7 @@ type Target struct {
 	Credential bool
 }
 
-// target checks remote, the explicit URL of a fetch or push, against the
+// target checks remote, the explicit URL of a fetch, against the
 // GitHub server: a token is sent only to the server's own scheme and host.
 // A local repository (a path or file:// URL) gets no credential. Any other
 // URL is refused when there is a token to send.
@@ -177,7 +177,7 @@ func (r *Runner) target(remote, token string) (Target, error) {
 	return Target{URL: remote, Credential: true}, nil
 }
 
-// netRepo is a git directory review-loop creates for one fetch or push:
+// netRepo is a git directory review-loop creates for one fetch:
 // an empty config, no hooks, and an object store of its own (TB13) that
 // reads the checkout's objects as an alternate and writes nothing there;
 // what a fetch brought is copied into the checkout afterwards (adopt).
@@ -296,27 +296,14 @@ func (n *netRepo) run(ctx context.Context, r *Runner, t Target, token string, ar
 	return out, err
 }
 
-// checkResolved refuses when git, as configured in gitDir, would send
-// to anything but url after its URL rewriting (insteadOf for fetches,
-// pushInsteadOf for pushes).
-func (r *Runner) checkResolved(ctx context.Context, gitDir, remote string, push bool) error {
+// checkResolved refuses when git, as configured in gitDir, would fetch
+// from anything but url after its URL rewriting (insteadOf).
+func (r *Runner) checkResolved(ctx context.Context, gitDir, remote string) error {
 	out, err := r.exec(ctx, execOpts{dir: gitDir}, "--git-dir="+gitDir, "ls-remote", "--get-url", remote)
 	if err != nil {
 		return err
 	}
-	got := strings.TrimSpace(out)
-	if got == remote && push {
-		// ls-remote applies insteadOf only; pushInsteadOf is read as git
-		// reads it, from every config this git sees.
-		cfg, _ := r.exec(ctx, execOpts{dir: gitDir}, "--git-dir="+gitDir, "config", "--get-regexp", `^url\..*\.pushinsteadof$`)
-		for _, line := range strings.Split(strings.TrimSpace(cfg), "\n") {
-			key, prefix, ok := strings.Cut(line, " ")
-			if ok && strings.HasPrefix(remote, prefix) {
-				got = strings.TrimSuffix(strings.TrimPrefix(key, "url."), ".pushinsteadof") + strings.TrimPrefix(remote, prefix)
-			}
-		}
-	}
-	if got != remote {
+	if got := strings.TrimSpace(out); got != remote {
 		return &RefusedError{Rule: "TB7", Reason: fmt.Sprintf("git would send to %s instead of %s after URL rewriting; nothing is sent", redactURL(got), redactURL(remote))}
 	}
 	return nil

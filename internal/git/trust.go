@@ -131,8 +131,6 @@ func (s *Snapshot) Gained(now *Snapshot) []string {
 
 // checkUnchanged refuses a push when the repository's git config or hooks
 // gained anything since base was taken (TB2).
-func (r *Repo) checkUnchanged(ctx context.Context) error { return r.CheckUnchanged(ctx) }
-
 // CheckUnchanged refuses (TB2) when the checkout's git config or hooks
 // gained anything since Baseline was taken, before any command ran: a
 // command that planted them is taken as hostile, and the cycle pushes
