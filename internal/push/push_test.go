@@ -246,3 +246,35 @@ func TestRule_TB13_ASignedCommitsBranchAcceptsTheFix(t *testing.T) {
 		t.Errorf("verified %v, head %s, want the verified fix %s", res.Verified, w.fake.HeadSHA("octo", "app", 1), res.SHA)
 	}
 }
+
+// TB13, C1: the push's cost is counted: the head's commit and one tree per
+// directory on the claimed paths (reads), a blob per changed file, the
+// tree, the commit and the ref update (writes) — seven requests for a
+// one-file fix, as docs/costs.md says.
+func TestRule_TB13_ThePushCostsAFixedNumberOfRequests(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name          string
+		files         []string
+		reads, writes int64
+	}{
+		{"one file", []string{"calc/calc.go"}, 3, 4},
+		{"two files, two directories", []string{"calc/calc.go", "docs/old.md"}, 4, 5},
+		{"a file at the root", []string{"keep.txt"}, 2, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			for _, f := range c.files {
+				w.write(t, f, "changed "+f+"\n")
+			}
+			res, err := push.Fix(context.Background(), botToken, w.request(c.files...), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests.Reads != c.reads || res.Requests.Writes != c.writes {
+				t.Errorf("requests %+v, want %d reads and %d writes", res.Requests, c.reads, c.writes)
+			}
+		})
+	}
+}
