@@ -278,3 +278,49 @@ func TestRule_TB13_ThePushCostsAFixedNumberOfRequests(t *testing.T) {
 		})
 	}
 }
+
+// TB13: a claimed path that is a symbolic link or a submodule at the head
+// (as GitHub has it) is refused: the push writes only regular files.
+func TestRule_TB13_AClaimedLinkOrSubmoduleAtTheHeadIsRefused(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	gh, err := github.New(github.Options{APIURL: w.fake.URL(), Token: botToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	base, err := gh.CommitTree(ctx, "octo", "app", w.head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := gh.CreateBlob(ctx, "octo", "app", []byte("/etc/passwd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := gh.CreateTree(ctx, "octo", "app", base, []github.TreeEntry{
+		{Path: "link.txt", Mode: "120000", Type: "blob", SHA: target},
+		{Path: "vendor/mod", Mode: "160000", Type: "commit", SHA: w.head},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := gh.CreateCommit(ctx, "octo", "app", github.NewCommit{Message: "plant", Tree: tree, Parent: w.head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gh.FastForward(ctx, "octo", "app", "feature", c.SHA); err != nil {
+		t.Fatal(err)
+	}
+	w.head = c.SHA
+	for _, p := range []string{"link.txt", "vendor/mod"} {
+		w.write(t, p, "replaced\n")
+		_, err := push.Fix(ctx, botToken, w.request(p), nil)
+		var re *git.RefusedError
+		if !errors.As(err, &re) || re.Rule != "TB13" || !strings.Contains(err.Error(), "not a file") {
+			t.Errorf("%s: err = %v, want a TB13 refusal", p, err)
+		}
+	}
+	if got := w.fake.HeadSHA("octo", "app", 1); got != w.head {
+		t.Errorf("the branch moved to %s", got)
+	}
+}
