@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/review-loop/review-loop/internal/cli"
+	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/procenv"
 	"github.com/review-loop/review-loop/internal/reap"
 	"github.com/review-loop/review-loop/internal/scenario"
@@ -43,6 +44,10 @@ func main() {
 	}
 	reap.Protect([]string{sealed.Getenv("GITHUB_ENV"), sealed.Getenv("GITHUB_PATH"), sealed.Getenv("GITHUB_OUTPUT"),
 		sealed.Getenv("GITHUB_STATE"), sealed.Getenv("GITHUB_STEP_SUMMARY")}, sealed.Getenv("RUNNER_TEMP"))
+	// The git every git child runs is resolved now, before any
+	// repository command could plant one (TB13); a failure is reported
+	// where git is first needed.
+	_, _ = git.SystemGit()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Getenv:  sealed.Getenv,

@@ -36,7 +36,7 @@ func TestRule_E6_FixedBodyOnlyFindingIsRepliedOnThePR(t *testing.T) {
 	if res.PRs[0].Pushed == "" {
 		t.Fatalf("nothing pushed; plan %+v\n%s", res.PRs[0].Plan, w.out.String())
 	}
-	if got := run(t, w.workspace, "git", "show", res.PRs[0].Pushed+":calc/calc.go"); !strings.Contains(got, "\treturn a + b\n") {
+	if got := onServer(t, w.fake, "show", res.PRs[0].Pushed+":calc/calc.go"); !strings.Contains(got, "\treturn a + b\n") {
 		t.Errorf("the body item's suggestion was not applied as written:\n%s", got)
 	}
 	var replies []string

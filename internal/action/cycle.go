@@ -53,6 +53,9 @@ type prCycle struct {
 	gitBaseline *git.Snapshot
 	// ledger is what this cycle added to the cost ledger so far (CL1).
 	ledger ledgered
+	// pushRequests are the requests the push path's own client sent
+	// (TB13), counted in the ledger.
+	pushRequests github.Counts
 	// fixing is the fix in progress (fixcycle.go).
 	fixing *fixcycle.Outcome
 	// decided are the won't-fix decisions the fix's replies gave, with
@@ -238,7 +241,7 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 	if err := c.treeBeforeDecide(ctx); err != nil {
 		return nil, err
 	}
-	observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.PushToken, c.views, c.Log)
+	observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.GitHubToken, c.views, c.Log)
 	judges, err := c.judgeAll(ctx)
 	if err != nil {
 		return nil, err
@@ -250,7 +253,7 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 		if err := c.ensureTree(ctx, "fixes"); err != nil {
 			return nil, err
 		}
-		observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.PushToken, c.views, c.Log)
+		observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.GitHubToken, c.views, c.Log)
 		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
 		c.keepChangedChars()
 	}

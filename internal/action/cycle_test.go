@@ -69,6 +69,15 @@ func newWorld(t testing.TB, files map[string]string) *world {
 	return w
 }
 
+// onServer runs git on the fake GitHub's bare repository octo/app, where
+// the fix commits are (TB13: they are made through the API, not in the
+// checkout).
+func onServer(t testing.TB, fake *ghfake.Fake, args ...string) string {
+	t.Helper()
+	bare := strings.TrimPrefix(fake.CloneURL("octo", "app"), "file://")
+	return run(t, "", "git", append([]string{"--git-dir", bare}, args...)...)
+}
+
 func run(t testing.TB, dir string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
@@ -186,11 +195,12 @@ func TestCycle_CopilotSuggestionIsFixedPushedAndResolved(t *testing.T) {
 	if pr.HeadSHA != res.PRs[0].Pushed {
 		t.Errorf("PR head %s is not the pushed fix %s", pr.HeadSHA, res.PRs[0].Pushed)
 	}
-	msg := run(t, w.workspace, "git", "log", "-1", "--format=%B")
+	// The commit is made through the API (TB13): read it from the server.
+	msg := onServer(t, w.fake, "log", "-1", "--format=%B", res.PRs[0].Pushed)
 	if !strings.HasPrefix(msg, "fix(") || !strings.Contains(msg, "(PR #1)") {
 		t.Errorf("commit message = %q", msg)
 	}
-	content := run(t, w.workspace, "git", "show", "HEAD:calc/calc.go")
+	content := onServer(t, w.fake, "show", res.PRs[0].Pushed+":calc/calc.go")
 	if !strings.Contains(content, "return a + b") {
 		t.Errorf("suggestion not applied:\n%s", content)
 	}

@@ -9,8 +9,10 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/git"
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/push"
 )
 
 // This file carries out the fix effect (E4) with fixcycle.Run, and the
@@ -97,7 +99,7 @@ func (c *prCycle) checkout() fixcycle.Checkout {
 	a.Pin = c.agentPin
 	return fixcycle.Checkout{
 		Git: c.gitRunner(), Dir: c.cfg.Workspace, Env: fix.ChildEnv(os.Environ(), c.ChildPath),
-		HeadRef: c.obs.HeadRef, HeadSHA: c.obs.HeadSHA, BaseRef: c.obs.BaseRef, PushToken: c.cfg.PushToken, Fork: c.obs.IsFork,
+		HeadRef: c.obs.HeadRef, HeadSHA: c.obs.HeadSHA, BaseRef: c.obs.BaseRef, FetchToken: c.cfg.GitHubToken, Fork: c.obs.IsFork,
 		Fixer: c.cfg.Fixer, TestCommand: c.cfg.TestCommand, SetupCommand: c.cfg.SetupCommand, LintCommand: c.cfg.LintCommand,
 		FixerCmd: c.cfg.FixerCommand, FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles, Agent: a,
 	}
@@ -134,39 +136,69 @@ func (c *prCycle) gitRunner() *git.Runner {
 	return &git.Runner{Dir: c.cfg.Workspace, Env: fix.StripTokens(os.Environ()), ServerURL: c.cfg.ServerURL}
 }
 
-// commitAndPush makes the cycle's one commit (B6, E4), records it as the
-// pending push before pushing (E5), pushes, and records the push.
+// commitAndPush makes the cycle's one commit (B6, E4) from the claimed
+// files' bytes on the head as GitHub has it, records it as the pending
+// push before the branch moves (E5), moves the branch by fast-forward,
+// and records the push. push.Fix is the only code that uses the push
+// token (TB13); no git process takes part. The checkout is put back on
+// the head either way: the next cycle that needs the tree fetches the
+// pushed commit.
 func (c *prCycle) commitAndPush(ctx context.Context) error {
 	protected, err := c.gh.BranchProtected(ctx, c.owner, c.repo, c.obs.HeadRef)
 	if err != nil {
 		return fmt.Errorf("asking whether %s is protected: %w", c.obs.HeadRef, err)
 	}
-	repo := &git.Repo{Git: c.gitRunner(), Guard: git.Guard{
+	g := c.gitRunner()
+	guard := git.Guard{
 		HeadBranch: c.obs.HeadRef, DefaultBranch: c.obs.DefaultBranch, Protected: protected,
 		Fork: c.obs.IsFork, ObservedHeadSHA: c.obs.HeadSHA,
-	}, Baseline: c.gitBaseline}
-	fixed, closed := c.fixing.Fixed()
-	msg := git.Message(c.st.Iteration, c.number, c.fixing.Result.Changed, closed)
-	sha, err := repo.Commit(ctx, git.CommitRequest{Files: c.fixing.Result.Changed, Message: msg, Author: git.Identity{Name: c.cfg.AuthorName, Email: c.cfg.AuthorEmail}})
-	if err != nil {
-		_ = repo.Git.RestoreAll(ctx)
-		return fmt.Errorf("committing the cycle's fixes: %w", err)
 	}
-	// CV1: the commit with the lines it wrote and the findings it fixed.
-	c.st = loop.RecordFixCommit(c.st, sha, c.obs.HeadSHA, observe.CommitLines(ctx, repo.Git, c.obs.HeadSHA, sha, c.Log), fixed, c.Now())
-	c.st = loop.RecordPendingPush(c.st, sha)
-	if err := c.save(ctx); err != nil { // write-ahead: saved before the push
-		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
+	defer func() { _ = g.RestoreAll(ctx) }()
+	if err := guard.Check(guard.HeadBranch); err != nil {
 		return err
 	}
-	if err := repo.Push(ctx, c.obs.HeadRef, c.cfg.PushToken); err != nil {
-		_, _ = repo.Git.Run(ctx, "reset", "--hard", c.obs.HeadSHA)
-		var pe *git.PushError
-		if errors.As(err, &pe) && pe.Rejected && repo.Git.BranchMoved(ctx, c.obs.HeadRef, c.cfg.PushToken, c.obs.HeadSHA) {
-			return errHeadMoved
-		}
+	// TB2: a command that planted git config or hooks is taken as hostile.
+	if err := (&git.Repo{Git: g, Guard: guard, Baseline: c.gitBaseline}).CheckUnchanged(ctx); err != nil {
+		return err
+	}
+	// The claimed files' bytes were made on the checkout's HEAD: it must
+	// be the observed head (W3).
+	if head, err := g.Head(ctx); err != nil || head != c.obs.HeadSHA {
+		return &git.RefusedError{Rule: "W3", Reason: fmt.Sprintf("the checkout's HEAD %.7s is not the observed PR head %.7s: someone pushed (%v)", head, c.obs.HeadSHA, err)}
+	}
+	files := c.fixing.Result.Changed
+	fixed, closed := c.fixing.Fixed()
+	// CV1: the lines the commit writes, read before it is made.
+	lines := observe.WorktreeLines(ctx, g, files, c.Log)
+	req := push.Request{
+		API: c.cfg.ClientOptions(c.ClientOptions, ""), Owner: c.owner, Repo: c.repo,
+		Branch: c.obs.HeadRef, Guard: guard, Dir: c.cfg.Workspace, Files: files,
+		Message: git.Message(c.st.Iteration, c.number, files, closed),
+		Author:  commitAuthor(c.cfg.AuthorName, c.cfg.AuthorEmail),
+	}
+	if req.API.HTTPClient == nil {
+		req.API.HTTPClient = c.HTTPClient
+	}
+	if req.API.Logger == nil {
+		req.API.Logger = c.Log
+	}
+	res, err := push.Fix(ctx, c.cfg.PushToken, req, func(sha string, spent github.Counts) error {
+		c.pushRequests = spent
+		c.st = loop.RecordFixCommit(c.st, sha, c.obs.HeadSHA, lines, fixed, c.Now())
+		c.st = loop.RecordPendingPush(c.st, sha)
+		return c.save(ctx) // write-ahead: saved before the branch moves
+	})
+	c.pushRequests = res.Requests
+	switch {
+	case errors.Is(err, push.ErrHeadMoved):
+		return errHeadMoved
+	case errors.Is(err, push.ErrNothingToCommit):
+		return fmt.Errorf("committing the cycle's fixes: %w", err)
+	case err != nil:
 		return fmt.Errorf("pushing the fix commit: %w", err)
 	}
+	sha := res.SHA
+	c.Log.Info("pushed the fix commit through the API", "sha", sha, "files", res.Changed, "verified", res.Verified)
 	if c.CrashAfterPush != nil && c.CrashAfterPush() {
 		c.res.Pushed = sha
 		return ErrCrashed
@@ -180,6 +212,18 @@ func (c *prCycle) commitAndPush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// commitAuthor is the fix commit's author as the push path takes it: none
+// for the default identity (github-actions[bot]), so that the commit is
+// the push token's own and GitHub signs it where it signs API commits (a
+// GitHub App's or github-actions[bot]'s); a configured author otherwise,
+// whose commits GitHub does not sign.
+func commitAuthor(name, email string) git.Identity {
+	if (name == "" && email == "") || (name == git.DefaultIdentity.Name && email == git.DefaultIdentity.Email) {
+		return git.Identity{}
+	}
+	return git.Identity{Name: name, Email: email}
 }
 
 // refused hands the PR back in this cycle after a B5 refusal (H9): the

@@ -1,8 +1,14 @@
 package action
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+
+	"github.com/sethvargo/go-githubactions"
 
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fixcycle"
@@ -66,4 +72,37 @@ func (c *prCycle) start(ctx context.Context) (finish bool, err error) {
 		}
 	}
 	return c.run(ctx)
+}
+
+// handOver sets the step output `prepared`: the artifact directory packed
+// into one text (prepared.Pack), which the workflow hands to the publish
+// job as a job output, so that no step runs after the repository's code
+// in the prepare job (TB16). Nothing prepared: an empty output.
+func handOver(gha *githubactions.Action, getenv func(string) string, dir string) error {
+	text := ""
+	if _, err := os.Lstat(dir); err == nil {
+		if text, err = prepared.Pack(dir); err != nil {
+			return fmt.Errorf("handing the prepared cycle over: %w", err)
+		}
+	}
+	if getenv("GITHUB_OUTPUT") != "" {
+		gha.SetOutput("prepared", text)
+	}
+	return nil
+}
+
+// takeOver unpacks the prepare job's hand-over (the `prepared` input) into
+// a new directory under tmp and returns it: the publish job's artifact
+// directory.
+func takeOver(text, tmp string) (string, error) {
+	base, err := os.MkdirTemp(cmp.Or(tmp, os.TempDir()), "review-loop-prepared-")
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(base, "prepared")
+	if err := prepared.Unpack(text, dir); err != nil {
+		_ = os.RemoveAll(base)
+		return "", fmt.Errorf("input prepared: %w", err)
+	}
+	return dir, nil
 }

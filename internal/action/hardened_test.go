@@ -116,18 +116,26 @@ func TestRule_TB1_hardenedModeWithNoCheckoutStepsFixesThroughTwoJobs(t *testing.
 	h := newHardenedWorld(t)
 	h.noCheckout()
 	hardenedFix(t, h)
-	var pushes int
 	for _, g := range h.fake.GitRequests() {
 		if g.Service == "git-receive-pack" && g.Method == "POST" {
-			pushes++
-			if g.Login != "github-actions" {
-				t.Errorf("pushed as %q", g.Login)
-			}
+			t.Errorf("a push over git as %q: the fix goes through the API (TB13)", g.Login)
 		}
 	}
-	if pushes != 1 {
-		t.Errorf("%d pushes over HTTP, want the publish job's one", pushes)
+	if n := refUpdates(h.fake, "github-actions"); n != 1 {
+		t.Errorf("%d branch updates through the API as github-actions, want the publish job's one", n)
 	}
+}
+
+// refUpdates counts the successful branch updates through the API
+// (PATCH git/refs) made as login.
+func refUpdates(fake *ghfake.Fake, login string) int {
+	n := 0
+	for _, r := range fake.Requests() {
+		if r.Method == "PATCH" && strings.Contains(r.Path, "/git/refs/") && r.Status == 200 && r.Login == login {
+			n++
+		}
+	}
+	return n
 }
 
 // hardenedFix runs a loop's first cycle and its fix cycle through both

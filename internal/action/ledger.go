@@ -26,6 +26,8 @@ func (c *prCycle) requests() loop.Requests {
 		t := c.trigger.Requests()
 		n.Reads, n.Writes = n.Reads+t.Reads, n.Writes+t.Writes
 	}
+	// The push path's own client (TB13).
+	n.Reads, n.Writes = n.Reads+c.pushRequests.Reads, n.Writes+c.pushRequests.Writes
 	return loop.Requests{Reads: n.Reads, Writes: n.Writes}
 }
 

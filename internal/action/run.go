@@ -208,12 +208,20 @@ func (r *runner) adoptObservedConfig(obs *github.Observation) (string, error) {
 
 // Run runs one cycle: it reads what woke it, then advances the loop of each
 // pull request concerned. It is the whole of `review-loop cycle`.
-func Run(ctx context.Context, d Deps) (Result, error) {
+func Run(ctx context.Context, d Deps) (res Result, err error) {
 	d.defaults()
 	cfg := d.Config
 	gha := githubactions.New(githubactions.WithWriter(d.Out), githubactions.WithGetenv(d.Getenv))
 	for _, s := range cfg.Secrets() {
 		gha.AddMask(s)
+	}
+	switch {
+	case cfg.Mode == config.ModePrepare:
+		defer func() { err = errors.Join(err, handOver(gha, d.Getenv, cfg.ArtifactDir)) }()
+	case cfg.Mode == config.ModePublish && cfg.Prepared != "":
+		if cfg.ArtifactDir, err = takeOver(cfg.Prepared, d.Getenv("RUNNER_TEMP")); err != nil {
+			return Result{}, err
+		}
 	}
 	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
 	r.pinAgent()
@@ -222,7 +230,6 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	// first request; an event that does not concern review-loop costs none.
 	// Judged with the built-in engines and every check run watched, an
 	// ignored event is ignored whatever the config file adds.
-	var err error
 	if r.setup, err = config.NewSetup(cfg, d.Getenv); err != nil {
 		return Result{}, err
 	}
@@ -261,7 +268,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Wake: wake}
+	res = Result{Wake: wake}
 	if cfg.Mode == config.ModePrepare {
 		// The artifact always exists, so the upload and the publish job's
 		// download work even when this run prepares nothing.

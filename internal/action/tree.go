@@ -49,7 +49,7 @@ func (c *prCycle) ensureTree(ctx context.Context, why string) error {
 		return err
 	}
 	url := fixcycle.CloneURL(c.cfg.ServerURL, c.owner, c.repo)
-	dir, err := fixcycle.Clone(ctx, c.gitRunner(), url, branch, c.cfg.PushToken, c.Getenv("RUNNER_TEMP"))
+	dir, err := fixcycle.Clone(ctx, c.gitRunner(), url, branch, c.cfg.GitHubToken, c.Getenv("RUNNER_TEMP"))
 	if err != nil {
 		return fmt.Errorf("checking out %s (the cycle %s): %w", branch, why, err)
 	}

@@ -107,8 +107,11 @@ func TestTreeless_AFixCycleChecksOutThePRHeadAndPushes(t *testing.T) {
 			pushes++
 		}
 	}
-	if fetches == 0 || pushes == 0 {
-		t.Errorf("git traffic: %d fetch and %d push requests; want the clone and the push over HTTP", fetches, pushes)
+	if fetches == 0 || pushes != 0 {
+		t.Errorf("git traffic: %d fetch and %d push requests; want the clone over HTTP and no git push (TB13: the fix goes through the API)", fetches, pushes)
+	}
+	if n := refUpdates(w.fake, "github-actions"); n != 1 {
+		t.Errorf("%d branch updates through the API as github-actions, want the fix's one", n)
 	}
 	if entries, _ := os.ReadDir(w.workspace); len(entries) != 0 {
 		t.Errorf("the clone went into the workspace other steps share: %v", entries)

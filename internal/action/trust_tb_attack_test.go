@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/prepared"
 )
 
 // The attacks of rules TB7, TB8 and TB11, each made by a test command of
@@ -109,11 +110,22 @@ func (g *rig) cycle(t *testing.T, event string, payload any, inputs map[string]s
 	if prep.code != 0 && !g.mayFail {
 		t.Fatalf("prepare %s exit %d\n%s\n%s", event, prep.code, prep.stdout, prep.stderr)
 	}
+	handOver := prep.outputs["prepared"]
 	if g.afterCommands != nil {
 		g.afterCommands()
+		// What the prepare job hands over is whatever its directory holds
+		// when it ends: a test that tampers with it forges the hand-over.
+		if _, err := os.Stat(g.artifact); err == nil {
+			var err error
+			if handOver, err = prepared.Pack(g.artifact); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	in = maps.Clone(inputs)
-	in["mode"], in["artifact-dir"] = "publish", g.artifact
+	// The hand-over is the prepare job's output `prepared`, passed on as
+	// a job output (TB16); the publish job has a directory of its own.
+	in["mode"], in["prepared"], in["artifact-dir"] = "publish", handOver, filepath.Join(t.TempDir(), "unused")
 	for _, k := range []string{"test-command", "setup-command", "lint-command", "fixer", "anthropic-api-key"} {
 		delete(in, k) // the publish job runs no repository code
 	}

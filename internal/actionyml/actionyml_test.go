@@ -56,7 +56,7 @@ var wantDefaults = map[string]string{
 	"commit-author-name":  "github-actions[bot]",
 	"commit-author-email": "41898282+github-actions[bot]@users.noreply.github.com",
 	"dry-run":             "false", "binary-path": "", "version": "",
-	"mode": "single", "artifact-dir": "", "start-on": "command", "shared-paths": "", "ci-workflows": "",
+	"mode": "single", "artifact-dir": "", "prepared": "", "start-on": "command", "shared-paths": "", "ci-workflows": "",
 	"sweep-fanout": "dispatch", "rate-limit-floor": "10%",
 	"openai-api-key": "", "fixer-model": "", "fixer-max-turns": "40",
 	"max-patch-files": "100", "max-patch-bytes": "1048576",
@@ -145,7 +145,7 @@ var stepOutput = regexp.MustCompile(`^\$\{\{ steps\.([A-Za-z0-9_-]+)\.outputs\.(
 func TestAction_takesEveryOutputFromAStep(t *testing.T) {
 	t.Parallel()
 	a := loadAction(t)
-	want := []string{"active-findings", "commits", "cost-json", "phase", "reason", "report-json", "verdict"}
+	want := []string{"active-findings", "commits", "cost-json", "phase", "prepared", "reason", "report-json", "verdict"}
 	var got []string
 	for _, out := range a.Outputs {
 		got = append(got, out.Name)

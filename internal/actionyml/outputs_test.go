@@ -73,8 +73,9 @@ func TestAction_documentsTheOutputValuesTheCodeSets(t *testing.T) {
 	for _, o := range a.Outputs {
 		docs[o.Name] = o.Description
 	}
-	// Every output the code sets is declared, and nothing else.
-	want := []string{"report-json"}
+	// Every output the code sets is declared, and nothing else: the
+	// report's, its file, and hardened mode's hand-over (TB16).
+	want := []string{"report-json", "prepared"}
 	for k := range report.Outputs(report.Input{}) {
 		want = append(want, k)
 	}

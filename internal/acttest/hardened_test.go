@@ -71,8 +71,11 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 				newSteps = append(newSteps, artifactStep("download", with, store))
 			case strings.HasPrefix(uses, "review-loop/review-loop@"):
 				seen["review-loop"]++
-				id := fmt.Sprintf("review-loop-%v", jobs[ji].Key)
-				step = set(step, "id", id)
+				id, _ := lookup(step, "id").(string)
+				if id == "" {
+					id = fmt.Sprintf("review-loop-%v", jobs[ji].Key)
+					step = set(step, "id", id)
+				}
 				step = set(step, "uses", "./"+localActionDir)
 				if mode, _ := lookup(with, "mode").(string); mode == "prepare" {
 					step = set(step, "with", set(with, "github-token", "${{ secrets.REVIEW_LOOP_READ_TOKEN }}"))
@@ -97,8 +100,9 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 		}
 		jobs[ji].Value = set(job, "steps", newSteps)
 	}
-	if seen["checkout"] > 2 || seen["upload"] != 1 || seen["download"] != 1 || seen["review-loop"] != 2 {
-		return testWorkflow{}, fmt.Errorf("the hardened example's steps: %v; want at most two checkouts, one upload, one download, two review-loop steps", seen)
+	// TB16: the hand-over is the prepare job's output, no artifact step.
+	if seen["checkout"] > 2 || seen["upload"] != 0 || seen["download"] != 0 || seen["review-loop"] != 2 {
+		return testWorkflow{}, fmt.Errorf("the hardened example's steps: %v; want at most two checkouts, no upload or download, two review-loop steps", seen)
 	}
 	b, err := yaml.MarshalWithOptions(doc, yaml.UseLiteralStyleIfMultiline(true))
 	if err != nil {

@@ -89,6 +89,9 @@ type Config struct {
 	// mode (TB1); ArtifactDir is where prepare writes and publish reads.
 	Mode        string
 	ArtifactDir string
+	// Prepared is the prepare job's hand-over as the publish job receives
+	// it (needs.prepare.outputs.prepared, TB16); empty: read ArtifactDir.
+	Prepared string
 	// MaxPatchFiles and MaxPatchBytes cap one fix commit's patch: a larger
 	// one is refused with a hand-back, never pushed.
 	MaxPatchFiles int
@@ -139,7 +142,7 @@ var inputNames = []string{
 	"fixer-timeout", "judge-command", "anthropic-api-key", "judge-model",
 	"non-blocking", "claude-workflow-job", "config-file",
 	"commit-author-name", "commit-author-email", "dry-run", "binary-path",
-	"version", "mode", "artifact-dir", "start-on", "shared-paths",
+	"version", "mode", "artifact-dir", "prepared", "start-on", "shared-paths",
 	"sweep-fanout", "rate-limit-floor",
 	"openai-api-key", "fixer-model", "fixer-max-turns",
 	"yield-minutes", "ci-workflows",
@@ -231,6 +234,7 @@ func Load(getenv func(string) string) (Config, error) {
 		Version:              in("version", ""),
 		Mode:                 in("mode", ModeSingle),
 		ArtifactDir:          in("artifact-dir", ""),
+		Prepared:             in("prepared", ""),
 		StartOn:              strings.ToLower(in("start-on", "command")),
 		SharedPaths:          splitList(in("shared-paths", "")),
 		CIWorkflows:          splitList(in("ci-workflows", "")),

@@ -29,9 +29,10 @@ type Checkout struct {
 	Env []string
 	// HeadRef and HeadSHA are the PR head as observed; BaseRef its base.
 	HeadRef, HeadSHA, BaseRef string
-	// PushToken fetches the branches.
-	PushToken string
-	Fork      bool
+	// FetchToken fetches the branches: the run's GitHub token, never the
+	// push token, which only the push path uses (TB13).
+	FetchToken string
+	Fork       bool
 	// Fixer is the fixer input; anything but command, claude-code or
 	// codex applies the engines' suggestions.
 	Fixer                                            string
@@ -102,7 +103,7 @@ func RunPipeline(ctx context.Context, co Checkout, todo []loop.Finding, directio
 	// from the PR: fetch it first.
 	agentBase := ""
 	if provider == fix.ProviderClaudeCode || provider == fix.ProviderCodex {
-		if err := g.FetchBranch(ctx, co.BaseRef, co.PushToken); err != nil {
+		if err := g.FetchBranch(ctx, co.BaseRef, co.FetchToken); err != nil {
 			return ran, fmt.Errorf("fetching the base branch %s for the agent's instruction files: %w", co.BaseRef, err)
 		}
 		agentBase = "refs/remotes/origin/" + co.BaseRef
@@ -128,7 +129,7 @@ func CheckoutHead(ctx context.Context, co Checkout) error {
 		}
 	}
 	ref := "refs/remotes/origin/" + co.HeadRef
-	if err := g.FetchBranch(ctx, co.HeadRef, co.PushToken); err != nil {
+	if err := g.FetchBranch(ctx, co.HeadRef, co.FetchToken); err != nil {
 		return fmt.Errorf("fetching the PR head branch %s: %w", co.HeadRef, err)
 	}
 	if _, err := g.Run(ctx, "checkout", "-B", co.HeadRef, ref); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/git"
@@ -73,17 +72,14 @@ func CommitRefusal(cyc fix.CycleResult, byID map[string]loop.Finding) string {
 
 // PushRefusal reports whether err is B5 refusing the cycle's commit or
 // push: our guard's refusal (the API says the branch is protected or is
-// the default branch), or the remote's (GitHub answers a push to a
-// protected branch with "GH006: Protected branch update failed"). An
-// outside push (W3) or a failed push is no refusal: it stays an error.
+// the default branch), or GitHub's refusal of the branch update (a
+// protected branch, a ruleset), which internal/push reports as B5. A
+// branch that moved (W3) or a failed request is no refusal: it stays an
+// error.
 func PushRefusal(err error) (string, bool) {
 	var re *git.RefusedError
 	if errors.As(err, &re) && re.Rule == "B5" {
 		return re.Error(), true
-	}
-	var pe *git.PushError
-	if errors.As(err, &pe) && pe.Rejected && (strings.Contains(pe.Output, "GH006") || strings.Contains(strings.ToLower(pe.Output), "protected branch")) {
-		return fmt.Sprintf("refused (B5): the remote refused the push to protected branch %q", pe.Branch), true
 	}
 	return "", false
 }

@@ -1,6 +1,7 @@
 package fixcycle
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -15,11 +16,10 @@ func TestRule_B5_RefusalsAreToldFromErrors(t *testing.T) {
 		want bool
 	}{
 		{"our guard refuses a protected branch", fmt.Errorf("committing: %w", &git.RefusedError{Rule: "B5", Reason: `branch "x" is protected`}), true},
-		{"the remote answers GH006", &git.PushError{Branch: "x", Rejected: true,
-			Output: "remote: error: GH006: Protected branch update failed for refs/heads/x.\n ! [remote rejected] HEAD -> x (protected branch hook declined)"}, true},
+		{"GitHub refuses the branch update (internal/push)", fmt.Errorf("pushing the fix commit: %w", &git.RefusedError{Rule: "B5", Reason: `GitHub refused to move branch "x": Protected branch update failed for refs/heads/x.`}), true},
 		{"an outside push is W3, not a refusal", &git.RefusedError{Rule: "W3", Reason: "someone pushed"}, false},
-		{"a non-fast-forward rejection is an error", &git.PushError{Branch: "x", Rejected: true, Output: " ! [rejected] HEAD -> x (fetch first)"}, false},
-		{"a network failure is an error", &git.PushError{Branch: "x", Output: "could not resolve host"}, false},
+		{"a non-fast-forward update is an error", fmt.Errorf("moving x: %w", errors.New("the branch moved: the update is not a fast-forward")), false},
+		{"a network failure is an error", errors.New("could not resolve host"), false},
 		{"no error", nil, false},
 	}
 	for _, tt := range tests {

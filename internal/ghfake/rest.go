@@ -70,6 +70,13 @@ func buildMux() {
 	h("GET /repos/{owner}/{repo}/rulesets", listRulesets)
 	h("GET /repos/{owner}/{repo}/rulesets/{ruleset_id}", getRuleset)
 	h("GET /repos/{owner}/{repo}/rules/branches/{branch...}", getBranchRules)
+	h("POST /repos/{owner}/{repo}/git/blobs", createBlob)
+	h("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", getTree)
+	h("POST /repos/{owner}/{repo}/git/trees", createTree)
+	h("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", getGitCommit)
+	h("POST /repos/{owner}/{repo}/git/commits", createGitCommit)
+	h("GET /repos/{owner}/{repo}/git/ref/{ref...}", getGitRef)
+	h("PATCH /repos/{owner}/{repo}/git/refs/{ref...}", updateGitRef)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
 	})

@@ -1,6 +1,7 @@
-// Package git wraps the git command line for the fix cycle: one commit per
-// cycle, a token-authenticated push, and the branch-safety guardrails of
-// rule B5. Every git invocation goes through a Runner, as an argv and never a
+// Package git wraps the git command line for the fix cycle: the checkout,
+// its diffs and restores, token-authenticated fetches, and the
+// branch-safety guardrails of rule B5. It pushes nothing: the fix commit
+// is made through GitHub's API by internal/push (TB13). Every git invocation goes through a Runner, as an argv and never a
 // shell string, so tests can drive a real temporary repository and inspect
 // what was run.
 package git
@@ -25,10 +26,11 @@ type Runner struct {
 	// Dir is the checkout git runs in.
 	Dir string
 	// Env is the environment git children pick their few pass-through
-	// variables from (PATH, locale, proxies); nil: this process's. Nothing
-	// else of it reaches git (TB7).
+	// variables from (locale, proxies); nil: this process's. Nothing else
+	// of it reaches git (TB7): PATH is SystemPath whatever it says.
 	Env []string
-	// Git is the git binary; empty means "git" from PATH.
+	// Git is the git binary; empty means SystemGit, never a name looked
+	// up on PATH.
 	Git string
 	// ServerURL is the GitHub server (GITHUB_SERVER_URL; empty:
 	// https://github.com): the only host the token is ever sent to (TB2).
@@ -146,7 +148,9 @@ func (r *Runner) execGit(ctx context.Context, o execOpts, args []string) (string
 	}
 	bin := r.Git
 	if bin == "" {
-		bin = "git"
+		if bin, err = SystemGit(); err != nil {
+			return "", err
+		}
 	}
 	cmd := exec.CommandContext(ctx, bin, append(hardening(), args...)...)
 	cmd.Dir = o.dir
@@ -252,5 +256,3 @@ func (r *Runner) RestoreAll(ctx context.Context) error {
 
 // ErrNothingToCommit is returned by Commit when no file differs from HEAD.
 var ErrNothingToCommit = errors.New("nothing to commit")
-
-func asCommandError(err error, target **CommandError) bool { return errors.As(err, target) }

@@ -144,7 +144,7 @@ type Repo struct {
 	Git   *Runner
 	Guard Guard
 	// Baseline is the git config and hooks snapshot taken before the
-	// cycle ran any command; Push refuses when the checkout gained
+	// cycle ran any command; CheckUnchanged refuses when the checkout gained
 	// anything since (TB2). Nil skips the check.
 	Baseline *Snapshot
 }
@@ -157,8 +157,9 @@ type CommitRequest struct {
 	Author  Identity
 }
 
-// Commit stages exactly req.Files and makes the cycle's one commit (B6),
-// returning its SHA so the caller can record it before Push (E5). The
+// Commit stages exactly req.Files and makes one local commit (B6) and
+// returns its SHA. It pushes nothing: the fix commit the Action pushes is
+// made through the API by internal/push (TB13). The
 // guardrails run first; a HEAD that is no longer the observed PR head (an
 // outside push, W3) is refused before anything is staged.
 func (r *Repo) Commit(ctx context.Context, req CommitRequest) (string, error) {
@@ -202,82 +203,6 @@ func (r *Repo) Commit(ctx context.Context, req CommitRequest) (string, error) {
 	return r.Git.Head(ctx)
 }
 
-// PushError is a push that git refused or could not complete; the local
-// commit stays, and the caller decides what to do with it.
-type PushError struct {
-	Branch string
-	// Rejected is true when the remote rejected the update (non-fast-forward,
-	// protection rule, hook).
-	Rejected bool
-	Output   string
-}
-
-// Error says whether the push was rejected and gives git's words.
-func (e *PushError) Error() string {
-	what := "push failed"
-	if e.Rejected {
-		what = "push rejected"
-	}
-	return fmt.Sprintf("%s for branch %s: %s", what, e.Branch, strings.TrimSpace(e.Output))
-}
-
-// Push pushes HEAD to refs/heads/<branch> of the origin URL, never
-// forced. The push runs in a git directory review-loop creates for it, by
-// explicit URL, with no config but its own and the token handed over on a
-// pipe (TB7): nothing a command wrote to .git/config, ~/.gitconfig or the
-// environment applies. No process a command started may be alive (TB8).
-func (r *Repo) Push(ctx context.Context, branch, token string) error {
-	if err := r.Guard.Check(branch); err != nil {
-		return err
-	}
-	if err := r.checkUnchanged(ctx); err != nil {
-		return err
-	}
-	remote := ""
-	if r.Baseline != nil {
-		remote = r.Baseline.Origin()
-	}
-	common, err := r.Git.commonDir(ctx)
-	if err != nil {
-		return err
-	}
-	if remote == "" {
-		if remote, err = r.Git.originURL(ctx, common); err != nil {
-			return err
-		}
-	}
-	t, err := r.Git.target(remote, token)
-	if err != nil {
-		return err
-	}
-	head, err := r.Git.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("reading HEAD: %w", err)
-	}
-	n, err := r.Git.newNetRepo(ctx, common)
-	if err != nil {
-		return err
-	}
-	defer n.close()
-	if err := r.Git.checkResolved(ctx, n.dir, t.URL, true); err != nil {
-		return err
-	}
-	_, err = n.run(ctx, r.Git, t, token, "push", "--porcelain", t.URL, head+":refs/heads/"+branch)
-	if err != nil {
-		out := ""
-		var ce *CommandError
-		if ok := asCommandError(err, &ce); ok {
-			out = ce.Output
-		}
-		if token != "" {
-			out = strings.ReplaceAll(out, token, "***")
-		}
-		rejected := strings.Contains(out, "[rejected]") || strings.Contains(out, "[remote rejected]") || strings.Contains(out, "rejected")
-		return &PushError{Branch: branch, Rejected: rejected, Output: out}
-	}
-	return nil
-}
-
 func short(sha string) string {
 	if len(sha) > 7 {
 		return sha[:7]
@@ -288,7 +213,7 @@ func short(sha string) string {
 // FetchBranch fetches branch from the origin URL into
 // refs/remotes/origin/<branch> with token (the example workflows check out
 // with persist-credentials: false, so the checkout holds no credentials of
-// its own); into a shallow repository, the tip alone. Like Push, the fetch
+// its own); into a shallow repository, the tip alone. The fetch
 // runs in a git directory of its own, by explicit URL (TB7); the objects
 // land in the checkout's object directory.
 func (r *Runner) FetchBranch(ctx context.Context, branch, token string) error {
@@ -329,7 +254,7 @@ func (r *Runner) fetchInto(ctx context.Context, common, remote, branch, token st
 	if err := os.WriteFile(filepath.Join(n.dir, "packed-refs"), []byte(refs), 0o600); err != nil {
 		return err
 	}
-	if err := r.checkResolved(ctx, n.dir, t.URL, false); err != nil {
+	if err := r.checkResolved(ctx, n.dir, t.URL); err != nil {
 		return err
 	}
 	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head"}
@@ -342,6 +267,9 @@ func (r *Runner) fetchInto(ctx context.Context, common, remote, branch, token st
 	const fetched = "refs/review-loop/fetched"
 	if _, err := n.run(ctx, r, t, token, append(args, t.URL, "refs/heads/"+branch+":"+fetched)...); err != nil {
 		return err
+	}
+	if err := n.adopt(); err != nil {
+		return fmt.Errorf("taking in the fetched objects: %w", err)
 	}
 	sha, err := n.run(ctx, r, Target{}, "", "rev-parse", "--verify", fetched+"^{commit}")
 	if err != nil {
@@ -382,15 +310,4 @@ func writeAtomic(file string, data []byte) error {
 		return errors.Join(werr, cerr)
 	}
 	return os.Rename(tmp.Name(), file)
-}
-
-// BranchMoved reports whether branch on the remote is no longer at sha:
-// it fetches the branch and compares. A fetch or read that fails reports
-// no move.
-func (r *Runner) BranchMoved(ctx context.Context, branch, token, sha string) bool {
-	if err := r.FetchBranch(ctx, branch, token); err != nil {
-		return false
-	}
-	tip, err := r.Run(ctx, "rev-parse", "--verify", "refs/remotes/origin/"+branch)
-	return err == nil && strings.TrimSpace(tip) != sha
 }

@@ -35,6 +35,23 @@ func (r *Runner) DiffHunks(ctx context.Context, from, to string) ([]FileHunks, e
 	return ParseDiff(out)
 }
 
+// WorktreeHunks returns the lines each of files changes in the checkout
+// against HEAD (CV1: the lines a fix commit is about to write), staging
+// them first so that new and removed files count.
+func (r *Runner) WorktreeHunks(ctx context.Context, files []string) ([]FileHunks, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	if _, err := r.Run(ctx, append([]string{"add", "-A", "--"}, files...)...); err != nil {
+		return nil, err
+	}
+	out, err := r.Run(ctx, append([]string{"diff", "--cached", "--no-color", "--no-ext-diff", "--no-renames", "-U0", "HEAD", "--"}, files...)...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDiff(out)
+}
+
 // ParseDiff reads the hunks of a unified diff of several files.
 func ParseDiff(diff string) ([]FileHunks, error) {
 	var out []FileHunks

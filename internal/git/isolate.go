@@ -21,7 +21,7 @@ import (
 //     certificates), HOME and XDG_CONFIG_HOME in a directory of its own,
 //     and no global or system config. Nothing the job's environment holds
 //     for git (GIT_*) reaches it.
-//   - Fetches and pushes that carry the credential run in a git directory
+//   - Fetches that carry the credential run in a git directory
 //     review-loop creates for that one operation, after every command has
 //     ended (TB8): its config is empty, its objects are the checkout's. The
 //     checkout's own .git/config — which a command can edit — is never read
@@ -36,14 +36,14 @@ import (
 // passThrough are the variables of the job's environment git children
 // receive; every other variable is dropped.
 var passThrough = map[string]bool{
-	"PATH": true, "LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true, "LC_MESSAGES": true, "TZ": true,
+	"LANG": true, "LANGUAGE": true, "LC_ALL": true, "LC_CTYPE": true, "LC_MESSAGES": true, "TZ": true,
 	"HTTPS_PROXY": true, "HTTP_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
 	"https_proxy": true, "http_proxy": true, "no_proxy": true, "all_proxy": true,
 	"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "SYSTEMROOT": true,
 }
 
 // ownVars are the variables review-loop itself sets for one git run.
-var ownVars = []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_OBJECT_DIRECTORY"}
+var ownVars = []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"}
 
 var (
 	homeOnce sync.Once
@@ -87,6 +87,13 @@ func (r *Runner) environ(extra []string, home string) ([]string, error) {
 		}
 	}
 	env = append(env,
+		// TB13: git and what it starts by name (a credential helper's
+		// commands) come from the system's directories only, never from a
+		// directory the job's user can write, such as ~/.local/bin.
+		"PATH="+SystemPath,
+		// TB13: refs/replace/ is not honoured: a command's `git replace`
+		// cannot change what a tree or commit holds.
+		"GIT_NO_REPLACE_OBJECTS=1",
 		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"),
 		"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_SYSTEM="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
 		// No prompt, and no askpass program from any config.
@@ -108,8 +115,10 @@ func (r *Runner) environ(extra []string, home string) ([]string, error) {
 
 // credentialHelper answers git's "get" with what review-loop wrote on file
 // descriptor 3 and ignores "store" and "erase". The command line names
-// the descriptor, never the credential.
-const credentialHelper = `!f() { test "$1" = get || exit 0; cat >/dev/null; cat <&3; }; f`
+// the descriptor, never the credential. It uses the shell's builtins only
+// (git runs it with /bin/sh): no program is looked up by name, so nothing
+// planted on any PATH is handed the credential (TB13).
+const credentialHelper = `!f() { test "$1" = get || exit 0; while IFS= read -r l && [ -n "$l" ]; do :; done; while IFS= read -r l <&3; do printf '%s\n' "$l"; done; }; f`
 
 // credentialPipe returns the read end of a pipe holding the credential
 // helper's answer for token; the write end is already closed.
@@ -130,7 +139,7 @@ func credentialPipe(token string) (*os.File, error) {
 	return pr, nil
 }
 
-// Target is where a fetch or push goes and whether the credential goes
+// Target is where a fetch goes and whether the credential goes
 // with it.
 type Target struct {
 	URL string
@@ -138,7 +147,7 @@ type Target struct {
 	Credential bool
 }
 
-// target checks remote, the explicit URL of a fetch or push, against the
+// target checks remote, the explicit URL of a fetch, against the
 // GitHub server: a token is sent only to the server's own scheme and host.
 // A local repository (a path or file:// URL) gets no credential. Any other
 // URL is refused when there is a token to send.
@@ -168,12 +177,15 @@ func (r *Runner) target(remote, token string) (Target, error) {
 	return Target{URL: remote, Credential: true}, nil
 }
 
-// netRepo is a git directory review-loop creates for one fetch or push:
-// an empty config, no hooks, the checkout's objects.
+// netRepo is a git directory review-loop creates for one fetch:
+// an empty config, no hooks, and an object store of its own (TB13) that
+// reads the checkout's objects as an alternate and writes nothing there;
+// what a fetch brought is copied into the checkout afterwards (adopt).
 type netRepo struct {
 	base    string // the operation's directory, removed after it
 	home    string // HOME and XDG_CONFIG_HOME of its git
 	dir     string // the git directory
+	private string // the operation's own object directory
 	objects string // the checkout's object directory
 	common  string // the checkout's git directory
 }
@@ -199,10 +211,17 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 	}
 	// The operation's HOME is fresh too: no .netrc, XDG file or anything
 	// else a command could have left in the shared private home.
-	n := &netRepo{base: base, dir: filepath.Join(base, "git"), home: filepath.Join(base, "home"), objects: filepath.Join(common, "objects"), common: common}
-	if err := os.Mkdir(n.home, 0o700); err != nil {
+	n := &netRepo{base: base, dir: filepath.Join(base, "git"), home: filepath.Join(base, "home"), private: filepath.Join(base, "objects"),
+		objects: filepath.Join(common, "objects"), common: common}
+	if strings.ContainsRune(n.objects, filepath.ListSeparator) {
 		n.close()
-		return nil, err
+		return nil, &RefusedError{Rule: "TB13", Reason: fmt.Sprintf("the checkout's object directory %q holds a %q", n.objects, filepath.ListSeparator)}
+	}
+	for _, d := range []string{n.home, n.private, filepath.Join(n.private, "pack"), filepath.Join(n.private, "info")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			n.close()
+			return nil, err
+		}
 	}
 	dir := n.dir
 	if _, err := r.exec(ctx, execOpts{dir: base, home: n.home}, "init", "--quiet", "--bare", "--template=", dir); err != nil {
@@ -220,10 +239,43 @@ func (r *Runner) newNetRepo(ctx context.Context, common string) (*netRepo, error
 
 func (n *netRepo) close() { _ = os.RemoveAll(n.base) }
 
+// adopt copies the objects the operation wrote to its own store (packs
+// and loose objects) into the checkout's object directory, each file
+// through a temporary file and a rename, skipping those already there.
+func (n *netRepo) adopt() error {
+	return filepath.WalkDir(n.private, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(n.private, p)
+		if err != nil {
+			return err
+		}
+		if rel == "info" {
+			return filepath.SkipDir // nothing of a fetch's own belongs there
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		dst := filepath.Join(n.objects, rel)
+		if _, err := os.Lstat(dst); err == nil {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return writeAtomic(dst, b)
+	})
+}
+
 // run runs git in the operation's directory with the credential on fd 3
 // when t carries one. The output is cleaned of the token.
 func (n *netRepo) run(ctx context.Context, r *Runner, t Target, token string, args ...string) (string, error) {
-	o := execOpts{dir: n.dir, home: n.home, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.objects}}
+	o := execOpts{dir: n.dir, home: n.home, extraEnv: []string{"GIT_OBJECT_DIRECTORY=" + n.private, "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + n.objects}}
 	pre := []string{"--git-dir=" + n.dir, "-c", "credential.helper="}
 	if t.Credential {
 		pipe, err := credentialPipe(token)
@@ -244,27 +296,14 @@ func (n *netRepo) run(ctx context.Context, r *Runner, t Target, token string, ar
 	return out, err
 }
 
-// checkResolved refuses when git, as configured in gitDir, would send
-// to anything but url after its URL rewriting (insteadOf for fetches,
-// pushInsteadOf for pushes).
-func (r *Runner) checkResolved(ctx context.Context, gitDir, remote string, push bool) error {
+// checkResolved refuses when git, as configured in gitDir, would fetch
+// from anything but url after its URL rewriting (insteadOf).
+func (r *Runner) checkResolved(ctx context.Context, gitDir, remote string) error {
 	out, err := r.exec(ctx, execOpts{dir: gitDir}, "--git-dir="+gitDir, "ls-remote", "--get-url", remote)
 	if err != nil {
 		return err
 	}
-	got := strings.TrimSpace(out)
-	if got == remote && push {
-		// ls-remote applies insteadOf only; pushInsteadOf is read as git
-		// reads it, from every config this git sees.
-		cfg, _ := r.exec(ctx, execOpts{dir: gitDir}, "--git-dir="+gitDir, "config", "--get-regexp", `^url\..*\.pushinsteadof$`)
-		for _, line := range strings.Split(strings.TrimSpace(cfg), "\n") {
-			key, prefix, ok := strings.Cut(line, " ")
-			if ok && strings.HasPrefix(remote, prefix) {
-				got = strings.TrimSuffix(strings.TrimPrefix(key, "url."), ".pushinsteadof") + strings.TrimPrefix(remote, prefix)
-			}
-		}
-	}
-	if got != remote {
+	if got := strings.TrimSpace(out); got != remote {
 		return &RefusedError{Rule: "TB7", Reason: fmt.Sprintf("git would send to %s instead of %s after URL rewriting; nothing is sent", redactURL(got), redactURL(remote))}
 	}
 	return nil

@@ -58,19 +58,6 @@ func gitT(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// commitFile commits one changed file through r and returns its SHA.
-func commitFile(t *testing.T, r *Repo, dir string) string {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("fixed\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sha, err := r.Commit(context.Background(), CommitRequest{Files: []string{"a.txt"}, Message: "fix(review): address review 1 (PR #1)\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha
-}
-
 // leakForms are the shapes a token takes on the wire: itself and the
 // Basic header git builds from it.
 func leakForms(token string) []string {
@@ -82,11 +69,14 @@ func leakForms(token string) []string {
 // dumps its environment, an XDG config, and GIT_* variables in the
 // environment review-loop inherited — is not read by review-loop's push:
 // the commit reaches the fake GitHub and nothing reaches the decoy.
-func TestRule_TB7_PushReadsNoGlobalConfigOrGitEnvironment(t *testing.T) {
+func TestRule_TB7_AFetchReadsNoGlobalConfigOrGitEnvironment(t *testing.T) {
 	t.Parallel()
 	const token = "ghs_tb7_global_config_token_11"
-	fake, r, dir := httpRepo(t, token)
-	sha := commitFile(t, r, dir)
+	fake, r, _ := httpRepo(t, token)
+	sha, err := fake.PushCommit("octo", "app", "feature", map[string]string{"b.txt": "new\n"}, "moved on")
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	evil := t.TempDir()
 	decoy := filepath.Join(evil, "decoy.git")
@@ -108,17 +98,14 @@ func TestRule_TB7_PushReadsNoGlobalConfigOrGitEnvironment(t *testing.T) {
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=url." + decoy + ".pushInsteadOf", "GIT_CONFIG_VALUE_0=" + fake.HTTPCloneURL("octo", "app"),
 		"GIT_CONFIG_PARAMETERS='url." + decoy + ".pushinsteadof'='" + fake.HTTPCloneURL("octo", "app") + "'"}
 
-	if err := r.Push(context.Background(), "feature", token); err != nil {
-		t.Fatalf("Push: %v", err)
+	if err := r.Git.FetchBranch(context.Background(), "feature", token); err != nil {
+		t.Fatalf("FetchBranch: %v", err)
 	}
-	if got := fake.HeadSHA("octo", "app", 1); got != sha {
-		t.Errorf("the fake GitHub's branch is %s, want the pushed %s", got, sha)
-	}
-	if out := gitT(t, "", "--git-dir", decoy, "for-each-ref"); out != "" {
-		t.Errorf("the push went to the decoy: %s", out)
+	if got := strings.TrimSpace(gitT(t, r.Git.Dir, "rev-parse", "refs/remotes/origin/feature")); got != sha {
+		t.Errorf("fetched %s, want the GitHub server's %s", got, sha)
 	}
 	if b, err := os.ReadFile(leak); err == nil {
-		t.Errorf("the decoy's receivepack ran (token leaked: %v)", containsAny(string(b), leakForms(token)))
+		t.Errorf("a planted program ran (token leaked: %v)", containsAny(string(b), leakForms(token)))
 	}
 }
 
@@ -141,7 +128,7 @@ func TestRule_TB7_NoProcessShowsTheCredentialInEnvironOrCmdline(t *testing.T) {
 	}
 	t.Parallel()
 	const token = "ghs_tb7_proc_poller_token_12"
-	fake, r, dir := httpRepo(t, token)
+	fake, r, _ := httpRepo(t, token)
 	forms := leakForms(token)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -178,18 +165,13 @@ func TestRule_TB7_NoProcessShowsTheCredentialInEnvironOrCmdline(t *testing.T) {
 	}()
 	ctx := context.Background()
 	var errs []error
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 4; i++ {
 		errs = append(errs, r.Git.FetchBranch(ctx, "feature", token))
 	}
-	sha := commitFile(t, r, dir)
-	errs = append(errs, r.Push(ctx, "feature", token))
 	stop.Store(true)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
-	}
-	if got := fake.HeadSHA("octo", "app", 1); got != sha {
-		t.Errorf("the push did not land: %s, want %s", got, sha)
 	}
 	if len(found) > 0 {
 		slices.Sort(found)
@@ -227,19 +209,16 @@ func TestRule_TB7_AURLRewrittenElsewhereIsRefused(t *testing.T) {
 	gitT(t, "", "init", "--quiet", "--bare", gd)
 	g := &Runner{}
 	const url = "https://github.com/octo/app.git"
-	if err := g.checkResolved(context.Background(), gd, url, true); err != nil {
+	if err := g.checkResolved(context.Background(), gd, url); err != nil {
 		t.Fatalf("a clean directory: %v", err)
 	}
 	gitT(t, "", "--git-dir", gd, "config", "url./tmp/decoy.pushInsteadOf", "https://github.com/")
-	if err := g.checkResolved(context.Background(), gd, url, false); err != nil {
+	if err := g.checkResolved(context.Background(), gd, url); err != nil {
 		t.Fatalf("pushInsteadOf does not apply to a fetch: %v", err)
 	}
 	var refused *RefusedError
-	if err := g.checkResolved(context.Background(), gd, url, true); !errors.As(err, &refused) || refused.Rule != "TB7" || !strings.Contains(err.Error(), "/tmp/decoy") {
-		t.Fatalf("pushInsteadOf: %v, want a TB7 refusal", err)
-	}
 	gitT(t, "", "--git-dir", gd, "config", "url./tmp/other.insteadOf", "https://github.com/")
-	if err := g.checkResolved(context.Background(), gd, url, false); !errors.As(err, &refused) || !strings.Contains(err.Error(), "/tmp/other") {
+	if err := g.checkResolved(context.Background(), gd, url); !errors.As(err, &refused) || refused.Rule != "TB7" || !strings.Contains(err.Error(), "/tmp/other") {
 		t.Fatalf("insteadOf: %v, want a TB7 refusal", err)
 	}
 }

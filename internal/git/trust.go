@@ -131,7 +131,11 @@ func (s *Snapshot) Gained(now *Snapshot) []string {
 
 // checkUnchanged refuses a push when the repository's git config or hooks
 // gained anything since base was taken (TB2).
-func (r *Repo) checkUnchanged(ctx context.Context) error {
+// CheckUnchanged refuses (TB2) when the checkout's git config or hooks
+// gained anything since Baseline was taken, before any command ran: a
+// command that planted them is taken as hostile, and the cycle pushes
+// nothing.
+func (r *Repo) CheckUnchanged(ctx context.Context) error {
 	if r.Baseline == nil {
 		return nil
 	}

@@ -33,6 +33,22 @@ func CommitLines(ctx context.Context, g *git.Runner, parent, sha string, log *sl
 	return files
 }
 
+// WorktreeLines are the lines each of files changes in the checkout g
+// runs in against HEAD (CV1): the fix commit's lines, read before the
+// commit is made through the API. A diff that cannot be read gives none
+// (logged).
+func WorktreeLines(ctx context.Context, g *git.Runner, files []string, log *slog.Logger) []state.ChangedFile {
+	hunks, err := g.WorktreeHunks(ctx, files)
+	if err != nil {
+		log.Warn("reading the fix commit's changed lines (CV1)", "err", err)
+	}
+	var out []state.ChangedFile
+	for _, h := range hunks {
+		out = append(out, state.ChangedFile{Path: h.Path, Ranges: lineRanges(h.New)})
+	}
+	return out
+}
+
 func lineRanges(rs []git.LineRange) []state.LineRange {
 	out := make([]state.LineRange, len(rs))
 	for i, r := range rs {
