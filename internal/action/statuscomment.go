@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
@@ -18,7 +19,9 @@ import (
 // unchanged reports whether the status comment already says what this
 // cycle would write (C2): then an idle wake writes nothing.
 func (c *prCycle) unchanged() bool {
-	if c.comment == nil || c.readOnly {
+	// The prepare job writes nothing, but whether its publish job would
+	// is the same question (C3).
+	if c.comment == nil || (c.readOnly && c.cfg.Mode != config.ModePrepare) {
 		return false
 	}
 	in := c.reportInput()

@@ -74,7 +74,7 @@ func TestAction_documentsTheOutputValuesTheCodeSets(t *testing.T) {
 		docs[o.Name] = o.Description
 	}
 	// Every output the code sets is declared, and nothing else.
-	want := []string{"report-json"}
+	want := []string{"report-json", report.OutputPublish}
 	for k := range report.Outputs(report.Input{}) {
 		want = append(want, k)
 	}
