@@ -75,7 +75,47 @@ func Run(ctx context.Context, in Inputs) (Outcome, error) {
 	}
 	out.Notices = append(out.Notices, revertedNotices(out.Result.Reverted)...)
 	out.Rows = Rows(in.Triaged, out.Result.Results, err != nil)
+	fixer := in.Checkout.Fixer
+	if in.Prepared != nil && in.Prepared.Fix != nil {
+		fixer = in.Prepared.Fix.Fixer
+	}
+	if n := WantAFixer(in.Triaged, out.Rows, fixer); n > 0 && !in.ReportOnly {
+		out.Notices = append(out.Notices, NoFixerNotice(n))
+	}
 	return out, err
+}
+
+// WantAFixer counts the findings left unfixed for want of a fixer: with
+// a fixer that applies the engines' suggestion blocks only (the default,
+// `suggestions`), the Tier 1 and Tier 2 findings not fixed, skipped,
+// outdated or disagreed with whose comment carries no suggestion block.
+// An agent fixer or a fixer command would fix them (Tier 2 once a
+// maintainer approves them).
+func WantAFixer(t Triaged, rows []state.TriageRow, fixer string) int {
+	if !fix.SuggestionsOnly(fixer) {
+		return 0
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Tier != int(triage.Tier1) && r.Tier != int(triage.Tier2) {
+			continue
+		}
+		switch r.Outcome {
+		case loop.OutcomeFixed, loop.OutcomeSkipped, loop.OutcomeOutdated, loop.OutcomeDisagreed, loop.OutcomeDuplicate:
+			continue
+		}
+		if f, ok := t.ByID[r.FindingID]; ok && len(fix.ParseSuggestions(f.Body)) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// NoFixerNotice is the status comment's notice of n findings left
+// unfixed for want of a fixer: what to add.
+func NoFixerNotice(n int) string {
+	return fmt.Sprintf("%d finding(s) with no suggestion block left unfixed for want of a fixer: add an ANTHROPIC_API_KEY secret "+
+		"(the examples then run fixer: claude-code in the read-only prepare job) or a fixer-command (docs/fixer-protocol.md)", n)
 }
 
 // Prepare is the prepare job's fix: the pipeline runs on the findings to
@@ -83,7 +123,7 @@ func Run(ctx context.Context, in Inputs) (Outcome, error) {
 // for the publish job. A failed pipeline hands over its results with
 // nothing to commit.
 func Prepare(ctx context.Context, t Triaged, co Checkout) (*prepared.Fix, []byte, Ran, error) {
-	f := &prepared.Fix{}
+	f := &prepared.Fix{Fixer: co.Fixer}
 	if len(t.Todo) == 0 || co.Fork {
 		return f, nil, Ran{}, nil
 	}

@@ -70,6 +70,9 @@ type Fix struct {
 	// Reverted are the changes the prepare job left out of the patch and
 	// why (TB9); the publish job only reports them.
 	Reverted []fix.Revert `json:"reverted,omitempty"`
+	// Fixer is the prepare job's fixer input: the publish job, which runs
+	// none, says from it which findings were left for want of a fixer.
+	Fixer string `json:"fixer,omitempty"`
 }
 
 // Limits bound what the publish job accepts.
