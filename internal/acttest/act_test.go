@@ -69,6 +69,9 @@ type world struct {
 	fake     *ghfake.Fake
 	checkout string
 	cache    string
+	// hardened is the two-job example runHardened runs; nil runs the
+	// README's (docs/examples/review-loop-hardened.yml).
+	hardened []byte
 }
 
 // calcBug is the PR's file: Add subtracts. Its test fails until the fix.

@@ -65,14 +65,19 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 				newSteps = append(newSteps, cs)
 			case strings.HasPrefix(uses, "actions/upload-artifact@"):
 				seen["upload"]++
-				newSteps = append(newSteps, artifactStep("upload", with, store))
+				newSteps = append(newSteps, keepIf(artifactStep("upload", with, store), step))
 			case strings.HasPrefix(uses, "actions/download-artifact@"):
 				seen["download"]++
-				newSteps = append(newSteps, artifactStep("download", with, store))
+				newSteps = append(newSteps, keepIf(artifactStep("download", with, store), step))
 			case strings.HasPrefix(uses, "review-loop/review-loop@"):
 				seen["review-loop"]++
-				id := fmt.Sprintf("review-loop-%v", jobs[ji].Key)
-				step = set(step, "id", id)
+				// The example's own id stays: its outputs are read by it
+				// (the prepare job's publish output).
+				id, _ := lookup(step, "id").(string)
+				if id == "" {
+					id = fmt.Sprintf("review-loop-%v", jobs[ji].Key)
+					step = set(step, "id", id)
+				}
 				step = set(step, "uses", "./"+localActionDir)
 				if mode, _ := lookup(with, "mode").(string); mode == "prepare" {
 					step = set(step, "with", set(with, "github-token", "${{ secrets.REVIEW_LOOP_READ_TOKEN }}"))
@@ -108,6 +113,15 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 	return out, nil
 }
 
+// keepIf gives the stand-in step the replaced step's if:, so it runs
+// when the example's step would.
+func keepIf(stand, step yaml.MapSlice) yaml.MapSlice {
+	if cond, ok := lookup(step, "if").(string); ok {
+		return set(stand, "if", cond)
+	}
+	return stand
+}
+
 // artifactStep stands in for actions/upload-artifact (kind upload) or
 // actions/download-artifact (kind download) with the same name and path
 // inputs, through a directory of the test. The download empties its path
@@ -139,9 +153,12 @@ cp -a "$STORE/$NAME/." "$ARTIFACT_PATH/"
 func (w *world) runHardened(event string, payload any) actRun {
 	w.t.Helper()
 	dir := w.t.TempDir()
-	example, err := os.ReadFile(filepath.Join(w.root, hardenedPath))
-	if err != nil {
-		w.t.Fatal(err)
+	example := w.hardened
+	if example == nil {
+		var err error
+		if example, err = os.ReadFile(filepath.Join(w.root, hardenedPath)); err != nil {
+			w.t.Fatal(err)
+		}
 	}
 	wf, err := generateHardenedWorkflow(example, workflowParams{Checkout: w.checkout, ActionRoot: w.root, OutputsFile: filepath.Join(dir, "outputs")}, filepath.Join(dir, "artifacts"))
 	if err != nil {
