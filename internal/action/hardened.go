@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/fixcycle"
@@ -47,6 +48,8 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		}
 		d.Fix, patch = f, p
 	}
+	// C5: the publish job counts this job's minutes in the ledger.
+	d.Seconds = int64(c.Now().Sub(c.started).Round(time.Second) / time.Second)
 	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
 	if err := prepared.Write(dir, d, patch); err != nil {
 		return err

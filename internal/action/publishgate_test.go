@@ -43,3 +43,31 @@ func TestRule_C3_PrepareStartsNoPublishJobForAWakeThatWritesNothing(t *testing.T
 	h.copilotSuggestion(t)
 	publish("a fix", true)
 }
+
+// C5: the ledger counts every job a wake starts. In hardened mode a wake
+// that publishes is two jobs, prepare and publish, and the publish job's
+// write counts both, each job's minutes rounded up on its own; an idle
+// wake's prepare job starts no publish job and writes nothing.
+func TestRule_C5_HardenedLedgerCountsThePrepareAndThePublishJob(t *testing.T) {
+	t.Parallel()
+	h := newHardenedWorld(t)
+	both := func() {
+		t.Helper()
+		for _, mode := range []string{config.ModePrepare, config.ModePublish} {
+			if _, _, err := h.job(mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	both()
+	st, _ := statusState(t, h.fake)
+	if l := st.Ledger; l == nil || l.Jobs != 2 || l.Cycles != 1 || l.JobMinutes != 2 {
+		t.Fatalf("after the first wake (prepare, publish): ledger %+v, want 2 jobs, 2 job minutes, 1 cycle", st.Ledger)
+	}
+	h.now = h.now.Add(3 * time.Minute)
+	both()
+	st, _ = statusState(t, h.fake)
+	if l := st.Ledger; l.Jobs != 4 || l.Cycles != 2 || l.JobMinutes != 4 {
+		t.Errorf("after the second wake: ledger %+v, want 4 jobs, 4 job minutes, 2 cycles", *l)
+	}
+}

@@ -72,9 +72,13 @@ func TestRelease_PublishesAnImmutableAttestedRelease(t *testing.T) {
 		return slices.IndexFunc(steps, match)
 	}
 	attest := at(func(s Step) bool { return strings.HasPrefix(s.Uses, "actions/attest-build-provenance@") })
-	draft := at(func(s Step) bool { return strings.Contains(s.Run, "gh release create") && strings.Contains(s.Run, "--draft") })
+	draft := at(func(s Step) bool {
+		return strings.Contains(s.Run, "gh release create") && strings.Contains(s.Run, "--draft")
+	})
 	upload := at(func(s Step) bool { return strings.Contains(s.Run, "gh release upload") })
-	publish := at(func(s Step) bool { return strings.Contains(s.Run, "gh release edit") && strings.Contains(s.Run, "--draft=false") })
+	publish := at(func(s Step) bool {
+		return strings.Contains(s.Run, "gh release edit") && strings.Contains(s.Run, "--draft=false")
+	})
 	verify := at(func(s Step) bool {
 		return strings.Contains(s.Run, "gh release verify ") && strings.Contains(s.Run, "gh release verify-asset") && strings.Contains(s.Run, "gh attestation verify")
 	})
