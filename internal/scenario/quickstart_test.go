@@ -16,8 +16,9 @@ import (
 // from the hardened workflow the README's quick start copies (the job
 // that decides and fixes; the demo runs both halves in one), as the
 // runner would see them on a workflow_dispatch: tokens are the world's own
-// (the runner passes them), other secrets get a value of the world (so
-// `secrets.X != '' && 'a' || 'b'` is 'a'), and `inputs.*` are empty.
+// (the runner passes them), other secrets get a value of the world (so an
+// expression that tests whether a secret is set picks its first value),
+// and `inputs.*` are empty.
 func quickStartInputs(t *testing.T) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "review-loop-hardened.yml"))
