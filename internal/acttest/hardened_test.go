@@ -189,7 +189,7 @@ func (w *world) runHardened(event string, payload any) actRun {
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()
 	err = cmd.Run()
-	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}}
+	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}, Jobs: out.jobs()}
 	if ctx.Err() != nil {
 		w.t.Fatalf("act did not finish within %s:\n%s", 2*actTimeout, r.Output)
 	}
@@ -282,5 +282,39 @@ func TestAct_TB1_HardenedCopilotSuggestionIsPushedByPublish(t *testing.T) {
 	}
 	if !strings.Contains(r.Output, "prepared a fix") {
 		t.Errorf("the prepare job prepared no fix\n%s", r.Output)
+	}
+}
+
+// TestAct_C5_HardenedWakesStartTheJobsTheLedgerCounts runs the hardened
+// example through act for a loop's first wakes and reports, per wake,
+// the jobs act started and their wall times (docs/costs.md quotes them):
+// the wake that starts the loop and the wake that fixes start prepare and
+// publish; a wake with nothing new starts prepare only (C3), and the
+// ledger counts every job that wrote it (C5).
+func TestAct_C5_HardenedWakesStartTheJobsTheLedgerCounts(t *testing.T) {
+	w := newWorld(t)
+	w.fake.AddToken(readOnlyToken, ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true, ReadOnly: true})
+	wake := func(what, event string, payload any, want ...string) {
+		t.Helper()
+		r := w.runHardened(event, payload)
+		r.mustSucceed(t)
+		var got []string
+		for j, d := range r.Jobs {
+			got = append(got, j)
+			t.Logf("%s: job %s ran %s", what, j, d.Round(100*time.Millisecond))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s started jobs %v, want %v\n%s", what, got, want, r.Output)
+		}
+		t.Logf("%s: %s wall for the run", what, r.Wall.Round(100*time.Millisecond))
+	}
+	wake("the start (trigger)", "workflow_dispatch", dispatchEvent(1), "prepare", "publish")
+	wake("a wake while Copilot reviews (the wait, noted once)", "workflow_dispatch", dispatchEvent(1), "prepare", "publish")
+	wake("an idle wake", "workflow_dispatch", dispatchEvent(1), "prepare")
+	wake("Copilot's review (a fix)", "pull_request_review", w.copilotReview(t), "prepare", "publish")
+	_, st, ok := w.statusComment()
+	if !ok || st.Ledger == nil || st.Ledger.Jobs != 6 || st.Ledger.Cycles != 3 {
+		t.Errorf("ledger %+v, want the 6 jobs of the 3 wakes that wrote", st.Ledger)
 	}
 }
