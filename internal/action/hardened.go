@@ -50,6 +50,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 	}
 	// C5: the publish job counts this job's minutes in the ledger.
 	d.Seconds = int64(c.Now().Sub(c.started).Round(time.Second) / time.Second)
+	d.Fixer = c.cfg.Fixer
 	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
 	if err := prepared.Write(dir, d, patch); err != nil {
 		return err

@@ -75,23 +75,16 @@ func Run(ctx context.Context, in Inputs) (Outcome, error) {
 	}
 	out.Notices = append(out.Notices, revertedNotices(out.Result.Reverted)...)
 	out.Rows = Rows(in.Triaged, out.Result.Results, err != nil)
-	fixer := in.Checkout.Fixer
-	if in.Prepared != nil && in.Prepared.Fix != nil {
-		fixer = in.Prepared.Fix.Fixer
-	}
-	if n := WantAFixer(in.Triaged, out.Rows, fixer); n > 0 && !in.ReportOnly {
-		out.Notices = append(out.Notices, NoFixerNotice(n))
-	}
 	return out, err
 }
 
 // WantAFixer counts the findings left unfixed for want of a fixer: with
 // a fixer that applies the engines' suggestion blocks only (the default,
-// `suggestions`), the Tier 1 and Tier 2 findings not fixed, skipped,
-// outdated or disagreed with whose comment carries no suggestion block.
-// An agent fixer or a fixer command would fix them (Tier 2 once a
-// maintainer approves them).
-func WantAFixer(t Triaged, rows []state.TriageRow, fixer string) int {
+// `suggestions`), the Tier 1 and Tier 2 rows not fixed, skipped,
+// outdated or disagreed with whose finding (bodies, by finding id)
+// carries no suggestion block. An agent fixer or a fixer command would
+// fix them (Tier 2 once a maintainer approves them).
+func WantAFixer(rows []state.TriageRow, bodies map[string]string, fixer string) int {
 	if !fix.SuggestionsOnly(fixer) {
 		return 0
 	}
@@ -104,7 +97,7 @@ func WantAFixer(t Triaged, rows []state.TriageRow, fixer string) int {
 		case loop.OutcomeFixed, loop.OutcomeSkipped, loop.OutcomeOutdated, loop.OutcomeDisagreed, loop.OutcomeDuplicate:
 			continue
 		}
-		if f, ok := t.ByID[r.FindingID]; ok && len(fix.ParseSuggestions(f.Body)) == 0 {
+		if body, ok := bodies[r.FindingID]; ok && len(fix.ParseSuggestions(body)) == 0 {
 			n++
 		}
 	}
@@ -123,7 +116,7 @@ func NoFixerNotice(n int) string {
 // for the publish job. A failed pipeline hands over its results with
 // nothing to commit.
 func Prepare(ctx context.Context, t Triaged, co Checkout) (*prepared.Fix, []byte, Ran, error) {
-	f := &prepared.Fix{Fixer: co.Fixer}
+	f := &prepared.Fix{}
 	if len(t.Todo) == 0 || co.Fork {
 		return f, nil, Ran{}, nil
 	}

@@ -56,6 +56,10 @@ type Decisions struct {
 	// order: the publish job plans its own and refuses to go on when they
 	// differ.
 	Effects []string `json:"effects"`
+	// Fixer is the prepare job's fixer input: the publish job, which runs
+	// none, says from it which findings are left for want of a fixer.
+	// Only words on the status comment, never a decision.
+	Fixer string `json:"fixer,omitempty"`
 	// Seconds is how long the prepare job's cycle ran, for the cost
 	// ledger (C5): the publish job counts the prepare job's minutes with
 	// its own. Only an account, never a decision: bounded on reading.
@@ -84,9 +88,6 @@ type Fix struct {
 	// Reverted are the changes the prepare job left out of the patch and
 	// why (TB9); the publish job only reports them.
 	Reverted []fix.Revert `json:"reverted,omitempty"`
-	// Fixer is the prepare job's fixer input: the publish job, which runs
-	// none, says from it which findings were left for want of a fixer.
-	Fixer string `json:"fixer,omitempty"`
 }
 
 // Limits bound what the publish job accepts.
