@@ -26,12 +26,12 @@ var node24Pins = map[string]string{
 
 var pinnedUses = regexp.MustCompile(`uses:\s*([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)@(\S+)(?:\s+#\s*(\S+))?`)
 
-// TestRule_RH_WorkflowsPinNode24ActionsByCommit: every action the
+// TestRelease_WorkflowsPinNode24ActionsByCommit: every action the
 // project's workflows, the examples and the docs' workflows call (but
 // review-loop itself, named by the ref users can resolve) is pinned by
 // full commit SHA, with its version in a comment, to a commit of
 // node24Pins.
-func TestRule_RH_WorkflowsPinNode24ActionsByCommit(t *testing.T) {
+func TestRelease_WorkflowsPinNode24ActionsByCommit(t *testing.T) {
 	t.Parallel()
 	files := workflowFiles(t)
 	for _, f := range docFiles(t) {
