@@ -128,6 +128,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	}
 	if skip, effects := loop.Admit(c.st, c.wakeFacts(), c.facts()); skip != "" {
 		c.res.Skipped = skip
+		c.res.Quiet = len(effects) == 0
 		if len(effects) == 0 {
 			c.gha.Noticef("review-loop: PR #%d: %s", c.number, skip)
 		}
@@ -194,7 +195,7 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 		// C2: an idle wake (nothing new, nothing to do) writes nothing:
 		// the status comment already says what it would say.
 		c.st = before
-		c.res.Unchanged = true
+		c.res.Unchanged, c.res.Quiet = true, true
 		return true, nil
 	}
 	claimed := len(cyc.Effects) > 0 && cyc.Effects[0].Kind == loop.EffectClaim

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
@@ -64,7 +63,7 @@ func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
 	case loop.EffectTrigger:
 		c.triggerAll(ctx, e.Triggers)
 	case loop.EffectNoteWake:
-		c.notices = append(c.notices, fmt.Sprintf("next wake planned at %s (%s)", e.WakeAt.UTC().Format(time.RFC3339), e.Why))
+		c.notices = append(c.notices, loop.WakeNote(e.WakeAt, e.Why))
 		if e.Rule == "B7" {
 			c.gha.Noticef("review-loop: PR #%d: %s", c.number, e.Why)
 		}

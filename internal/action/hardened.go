@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -35,6 +36,12 @@ func (c *prCycle) checkPrepared(cyc loop.Cycle) error {
 // commands), and writes the plan and the patch down for the publish job,
 // which carries out the rest. Nothing is written to GitHub.
 func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResult, cyc loop.Cycle) error {
+	if loop.WritesNothing(cyc) {
+		// C2, C3: the publish job would write nothing for this PR.
+		c.res.Quiet, c.res.Unchanged = true, cyc.Idle
+		c.gha.Noticef("review-loop: PR #%d: nothing to write (%s); nothing prepared", c.number, cmp.Or(cyc.Skip, "an idle wake: the status comment says it already"))
+		return nil
+	}
 	d := prepared.Decisions{Repo: c.owner + "/" + c.repo, PR: c.number, HeadSHA: c.obs.HeadSHA, Action: string(c.plan.Action), Judges: judges,
 		Effects: loop.KindsOf(cyc.Effects)}
 	var patch []byte
@@ -46,6 +53,9 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 		}
 		d.Fix, patch = f, p
 	}
+	// C5: the publish job counts this job's minutes in the ledger.
+	d.Seconds = int64(c.Now().Sub(c.started).Round(time.Second) / time.Second)
+	d.Fixer = c.cfg.Fixer
 	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
 	if err := prepared.Write(dir, d, patch); err != nil {
 		return err

@@ -38,6 +38,12 @@ func newHardenedWorld(t *testing.T) *hardenedWorld {
 // requests the job made.
 func (h *hardenedWorld) job(mode string) (Result, []ghfake.Request, error) {
 	h.t.Helper()
+	return h.jobWith(mode, nil)
+}
+
+// jobWith is job with more inputs.
+func (h *hardenedWorld) jobWith(mode string, extra map[string]string) (Result, []ghfake.Request, error) {
+	h.t.Helper()
 	saved := h.env
 	h.env = map[string]string{}
 	for k, v := range saved {
@@ -50,7 +56,11 @@ func (h *hardenedWorld) job(mode string) (Result, []ghfake.Request, error) {
 		h.env["GITHUB_WORKSPACE"] = h.publish
 	}
 	before := len(h.fake.Requests())
-	res, err := h.cycle("workflow_dispatch", dispatchPayload(1), map[string]string{"engines": "copilot", "mode": mode, "artifact-dir": h.artifact})
+	in := map[string]string{"engines": "copilot", "mode": mode, "artifact-dir": h.artifact}
+	for k, v := range extra {
+		in[k] = v
+	}
+	res, err := h.cycle("workflow_dispatch", dispatchPayload(1), in)
 	return res, h.fake.Requests()[before:], err
 }
 

@@ -44,5 +44,11 @@ func (c *prCycle) ledgerCycle() {
 		return
 	}
 	ahead := loop.Requests{Reads: c.ledger.ahead.Reads, Writes: c.ledger.ahead.Writes}
-	c.st, c.ledger.counted = loop.LedgerCost(c.st, c.ledger.counted, loop.CostSoFar(c.Now().Sub(c.started), c.ledger.base, c.requests(), ahead))
+	cost := loop.CostSoFar(c.Now().Sub(c.started), c.ledger.base, c.requests(), ahead)
+	if c.prepared != nil {
+		// C5: the publish job carries out a cycle the prepare job
+		// started: both jobs are the wake's.
+		cost = cost.WithJob(c.prepared.PrepareTime())
+	}
+	c.st, c.ledger.counted = loop.LedgerCost(c.st, c.ledger.counted, cost)
 }

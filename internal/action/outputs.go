@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/sethvargo/go-githubactions"
@@ -90,5 +91,28 @@ func (c *prCycle) reportInput() report.Input {
 	if c.res.Pushed != "" {
 		in.LastCommit = c.res.Pushed
 	}
+	if n := fixcycle.WantAFixer(c.st.Triage, c.findingBodies(), c.fixerInEffect()); n > 0 && !c.obs.IsFork {
+		in.Notices = append(slices.Clone(in.Notices), fixcycle.NoFixerNotice(n))
+	}
 	return in.Observed(c.views, c.obs.HeadSHA)
+}
+
+// fixerInEffect is the fixer this loop's fixes run with: the fixer input,
+// or in the publish job, which runs none, the prepare job's.
+func (c *prCycle) fixerInEffect() string {
+	if c.prepared != nil && c.prepared.Fixer != "" {
+		return c.prepared.Fixer
+	}
+	return c.cfg.Fixer
+}
+
+// findingBodies are the engines' findings' bodies by finding id.
+func (c *prCycle) findingBodies() map[string]string {
+	out := map[string]string{}
+	for _, v := range c.views {
+		for _, f := range v.Findings {
+			out[f.ID] = f.Body
+		}
+	}
+	return out
 }

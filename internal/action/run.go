@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,6 +70,10 @@ var ErrCrashed = errors.New("run killed after the push, before the state was sav
 type Result struct {
 	Wake event.Wake
 	PRs  []PRResult
+	// Publish is, in hardened mode's prepare job, whether the publish job
+	// has anything to write (C3): false only when every PR's cycle was
+	// proven to write nothing (an ignored event, no loop, an idle wake).
+	Publish bool
 }
 
 // PRResult is one pull request's cycle.
@@ -89,6 +94,11 @@ type PRResult struct {
 	// Unchanged is true when the cycle wrote nothing because the status
 	// comment already said what it would write (C2: an idle wake).
 	Unchanged bool
+	// Quiet is true when the cycle was proven to have nothing to write
+	// (C2, C3): an idle wake, or a wake on a PR with no loop that starts
+	// none. In hardened mode, a prepare job whose cycles are all quiet
+	// starts no publish job.
+	Quiet bool
 	// Pushed is the SHA of the fix commit pushed this cycle.
 	Pushed string
 	// Dispatched is true when the cycle re-dispatched its workflow (W5).
@@ -239,7 +249,9 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 	}
 	if pre.Kind == event.KindIgnore {
 		writeReport(gha, d.Getenv, report.Ignored(pre.Reason), 0)
-		return Result{Wake: pre}, nil
+		res := Result{Wake: pre}
+		r.setPublish(&res)
+		return res, nil
 	}
 
 	// Without a checkout the config file comes with the first observation,
@@ -278,6 +290,7 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 	}
 	if wake.Kind == event.KindIgnore {
 		writeReport(gha, d.Getenv, report.Ignored(wake.Reason), 0)
+		r.setPublish(&res)
 		return res, nil
 	}
 	if wake.Owner == "" {
@@ -335,7 +348,27 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 	}
 	n := r.gh.Requests()
 	r.Log.Info("api requests this run", "total", n.Total, "reads", n.Reads, "writes", n.Writes)
+	if len(errs) == 0 {
+		r.setPublish(&res)
+	}
 	return res, errors.Join(errs...)
+}
+
+// setPublish sets, in the prepare job, the `publish` output the hardened
+// workflow's publish job runs on (C3): "true" unless every PR's cycle
+// was proven quiet. A run that fails sets none: its job fails, and the
+// publish job, which needs it, does not run.
+func (r *runner) setPublish(res *Result) {
+	if r.cfg.Mode != config.ModePrepare {
+		return
+	}
+	res.Publish = slices.ContainsFunc(res.PRs, func(p PRResult) bool { return !p.Quiet })
+	if r.Getenv("GITHUB_OUTPUT") != "" {
+		r.gha.SetOutput(report.OutputPublish, strconv.FormatBool(res.Publish))
+	}
+	if !res.Publish {
+		r.gha.Noticef("review-loop: nothing to publish: no PR's cycle has anything to write; the publish job does not start")
+	}
 }
 
 // prError names the PR an error is about, unless the error names it

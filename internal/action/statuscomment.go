@@ -3,7 +3,9 @@ package action
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
@@ -17,10 +19,19 @@ import (
 // unchanged reports whether the status comment already says what this
 // cycle would write (C2): then an idle wake writes nothing.
 func (c *prCycle) unchanged() bool {
-	if c.comment == nil || c.readOnly {
+	// The prepare job writes nothing, but whether its publish job would
+	// is the same question (C3).
+	if c.comment == nil || (c.readOnly && c.cfg.Mode != config.ModePrepare) {
 		return false
 	}
-	return report.SaysAlready(c.comment.Body, c.reportInput())
+	in := c.reportInput()
+	// C2: the note of a planned wake (a cooldown, a yield, a stall) is
+	// written by the plan's own effect; the comment says it already when
+	// an earlier wake planned the same one.
+	if c.plan.Action == loop.ActionWait && !c.plan.WakeAt.IsZero() {
+		in.Notices = append(slices.Clone(in.Notices), loop.WakeNote(c.plan.WakeAt, c.plan.Why))
+	}
+	return report.SaysAlready(c.comment.Body, in)
 }
 
 // save writes the status comment: the dashboard and the hidden state. A

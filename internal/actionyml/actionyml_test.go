@@ -145,7 +145,7 @@ var stepOutput = regexp.MustCompile(`^\$\{\{ steps\.([A-Za-z0-9_-]+)\.outputs\.(
 func TestAction_takesEveryOutputFromAStep(t *testing.T) {
 	t.Parallel()
 	a := loadAction(t)
-	want := []string{"active-findings", "commits", "cost-json", "phase", "prepared", "reason", "report-json", "verdict"}
+	want := []string{"active-findings", "commits", "cost-json", "phase", "prepared", "publish", "reason", "report-json", "verdict"}
 	var got []string
 	for _, out := range a.Outputs {
 		got = append(got, out.Name)

@@ -74,8 +74,9 @@ func TestAction_documentsTheOutputValuesTheCodeSets(t *testing.T) {
 		docs[o.Name] = o.Description
 	}
 	// Every output the code sets is declared, and nothing else: the
-	// report's, its file, and hardened mode's hand-over (TB16).
-	want := []string{"report-json", "prepared"}
+	// report's, its file, and hardened mode's hand-over (TB16) and
+	// whether it has anything to publish (C3).
+	want := []string{"report-json", "prepared", report.OutputPublish}
 	for k := range report.Outputs(report.Input{}) {
 		want = append(want, k)
 	}

@@ -65,12 +65,14 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 				newSteps = append(newSteps, cs)
 			case strings.HasPrefix(uses, "actions/upload-artifact@"):
 				seen["upload"]++
-				newSteps = append(newSteps, artifactStep("upload", with, store))
+				newSteps = append(newSteps, keepIf(artifactStep("upload", with, store), step))
 			case strings.HasPrefix(uses, "actions/download-artifact@"):
 				seen["download"]++
-				newSteps = append(newSteps, artifactStep("download", with, store))
+				newSteps = append(newSteps, keepIf(artifactStep("download", with, store), step))
 			case strings.HasPrefix(uses, "review-loop/review-loop@"):
 				seen["review-loop"]++
+				// The example's own id stays: its outputs are read by it
+				// (the prepare job's publish output).
 				id, _ := lookup(step, "id").(string)
 				if id == "" {
 					id = fmt.Sprintf("review-loop-%v", jobs[ji].Key)
@@ -112,6 +114,15 @@ func generateHardenedWorkflow(example []byte, p workflowParams, store string) (t
 	return out, nil
 }
 
+// keepIf gives the stand-in step the replaced step's if:, so it runs
+// when the example's step would.
+func keepIf(stand, step yaml.MapSlice) yaml.MapSlice {
+	if cond, ok := lookup(step, "if").(string); ok {
+		return set(stand, "if", cond)
+	}
+	return stand
+}
+
 // artifactStep stands in for actions/upload-artifact (kind upload) or
 // actions/download-artifact (kind download) with the same name and path
 // inputs, through a directory of the test. The download empties its path
@@ -143,9 +154,12 @@ cp -a "$STORE/$NAME/." "$ARTIFACT_PATH/"
 func (w *world) runHardened(event string, payload any) actRun {
 	w.t.Helper()
 	dir := w.t.TempDir()
-	example, err := os.ReadFile(filepath.Join(w.root, hardenedPath))
-	if err != nil {
-		w.t.Fatal(err)
+	example := w.hardened
+	if example == nil {
+		var err error
+		if example, err = os.ReadFile(filepath.Join(w.root, hardenedPath)); err != nil {
+			w.t.Fatal(err)
+		}
 	}
 	wf, err := generateHardenedWorkflow(example, workflowParams{Checkout: w.checkout, ActionRoot: w.root, OutputsFile: filepath.Join(dir, "outputs")}, filepath.Join(dir, "artifacts"))
 	if err != nil {
@@ -176,7 +190,7 @@ func (w *world) runHardened(event string, payload any) actRun {
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()
 	err = cmd.Run()
-	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}}
+	r := actRun{Output: out.String(), Err: err, Wall: time.Since(start), Outputs: map[string]string{}, Jobs: out.jobs()}
 	if ctx.Err() != nil {
 		w.t.Fatalf("act did not finish within %s:\n%s", 2*actTimeout, r.Output)
 	}
@@ -269,5 +283,39 @@ func TestAct_TB1_HardenedCopilotSuggestionIsPushedByPublish(t *testing.T) {
 	}
 	if !strings.Contains(r.Output, "prepared a fix") {
 		t.Errorf("the prepare job prepared no fix\n%s", r.Output)
+	}
+}
+
+// TestAct_C5_HardenedWakesStartTheJobsTheLedgerCounts runs the hardened
+// example through act for a loop's first wakes and reports, per wake,
+// the jobs act started and their wall times (docs/costs.md quotes them):
+// the wake that starts the loop and the wake that fixes start prepare and
+// publish; a wake with nothing new starts prepare only (C3), and the
+// ledger counts every job that wrote it (C5).
+func TestAct_C5_HardenedWakesStartTheJobsTheLedgerCounts(t *testing.T) {
+	w := newWorld(t)
+	w.fake.AddToken(readOnlyToken, ghfake.Identity{Login: "github-actions", ID: 41898282, Bot: true, ReadOnly: true})
+	wake := func(what, event string, payload any, want ...string) {
+		t.Helper()
+		r := w.runHardened(event, payload)
+		r.mustSucceed(t)
+		var got []string
+		for j, d := range r.Jobs {
+			got = append(got, j)
+			t.Logf("%s: job %s ran %s", what, j, d.Round(100*time.Millisecond))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s started jobs %v, want %v\n%s", what, got, want, r.Output)
+		}
+		t.Logf("%s: %s wall for the run", what, r.Wall.Round(100*time.Millisecond))
+	}
+	wake("the start (trigger)", "workflow_dispatch", dispatchEvent(1), "prepare", "publish")
+	wake("a wake while Copilot reviews (the wait, noted once)", "workflow_dispatch", dispatchEvent(1), "prepare", "publish")
+	wake("an idle wake", "workflow_dispatch", dispatchEvent(1), "prepare")
+	wake("Copilot's review (a fix)", "pull_request_review", w.copilotReview(t), "prepare", "publish")
+	_, st, ok := w.statusComment()
+	if !ok || st.Ledger == nil || st.Ledger.Jobs != 6 || st.Ledger.Cycles != 3 {
+		t.Errorf("ledger %+v, want the 6 jobs of the 3 wakes that wrote", st.Ledger)
 	}
 }

@@ -23,6 +23,12 @@ var engineConfigFiles = map[string][]string{
 	"gemini":     {".gemini"},
 }
 
+// ConfigFiles are the config files and folders on the default branch
+// that put engine in the default engine set (IN2); nil when none does.
+func ConfigFiles(engine string) []string {
+	return slices.Clone(engineConfigFiles[engine])
+}
+
 // answered: the engine's own adapter finds a review, a comment, a thread
 // or a check run of it in obs.
 func answered(e engines.Engine, obs *github.Observation, env engines.Env) bool {

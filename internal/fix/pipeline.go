@@ -26,6 +26,17 @@ const (
 	ProviderCommand     = "command"
 )
 
+// SuggestionsOnly reports whether the fixer input names the provider that
+// applies the engines' suggestion blocks only: anything but command,
+// claude-code or codex (the empty input included).
+func SuggestionsOnly(fixer string) bool {
+	switch fixer {
+	case ProviderCommand, ProviderClaudeCode, ProviderCodex:
+		return false
+	}
+	return true
+}
+
 // DefaultFixerTimeout is the fixer-timeout default.
 const DefaultFixerTimeout = 15 * time.Minute
 

@@ -95,8 +95,7 @@ func RunPipeline(ctx context.Context, co Checkout, todo []loop.Finding, directio
 		return ran, err
 	}
 	provider := fix.ProviderSuggestions
-	switch co.Fixer {
-	case fix.ProviderCommand, fix.ProviderClaudeCode, fix.ProviderCodex:
+	if !fix.SuggestionsOnly(co.Fixer) {
 		provider = co.Fixer
 	}
 	// An agent reads its instruction files from the base branch, never

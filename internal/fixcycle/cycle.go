@@ -78,6 +78,39 @@ func Run(ctx context.Context, in Inputs) (Outcome, error) {
 	return out, err
 }
 
+// WantAFixer counts the findings left unfixed for want of a fixer: with
+// a fixer that applies the engines' suggestion blocks only (the default,
+// `suggestions`), the Tier 1 and Tier 2 rows not fixed, skipped,
+// outdated or disagreed with whose finding (bodies, by finding id)
+// carries no suggestion block. An agent fixer or a fixer command would
+// fix them (Tier 2 once a maintainer approves them).
+func WantAFixer(rows []state.TriageRow, bodies map[string]string, fixer string) int {
+	if !fix.SuggestionsOnly(fixer) {
+		return 0
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Tier != int(triage.Tier1) && r.Tier != int(triage.Tier2) {
+			continue
+		}
+		switch r.Outcome {
+		case loop.OutcomeFixed, loop.OutcomeSkipped, loop.OutcomeOutdated, loop.OutcomeDisagreed, loop.OutcomeDuplicate:
+			continue
+		}
+		if body, ok := bodies[r.FindingID]; ok && len(fix.ParseSuggestions(body)) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// NoFixerNotice is the status comment's notice of n findings left
+// unfixed for want of a fixer: what to add.
+func NoFixerNotice(n int) string {
+	return fmt.Sprintf("%d finding(s) with no suggestion block left unfixed for want of a fixer: add an ANTHROPIC_API_KEY secret "+
+		"(the examples then run fixer: claude-code in the read-only prepare job) or a fixer-command (docs/fixer-protocol.md)", n)
+}
+
 // Prepare is the prepare job's fix: the pipeline runs on the findings to
 // fix (none on a fork PR) and what it did is written down with its patch
 // for the publish job. A failed pipeline hands over its results with

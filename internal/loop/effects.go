@@ -686,3 +686,17 @@ func Admit(st state.State, w WakeFacts, f Facts) (skip string, effects []Effect)
 	}
 	return "", nil
 }
+
+// WakeNote is the status comment's note of the next wake a wait plans
+// (a cooldown, a yield, a stall): the same words on every wake that
+// plans the same one, so a wake with nothing new writes nothing (C2).
+func WakeNote(at time.Time, why string) string {
+	return fmt.Sprintf("next wake planned at %s (%s)", at.UTC().Format(time.RFC3339), why)
+}
+
+// WritesNothing reports whether a planned cycle writes nothing to GitHub
+// (C2, C3): an idle wake, or a finished loop whose label is in step. In
+// hardened mode such a cycle starts no publish job.
+func WritesNothing(c Cycle) bool {
+	return c.Idle || (c.Skip != "" && len(c.Effects) == 0)
+}

@@ -49,7 +49,8 @@ func EngineGuide(engine string) string {
 }
 
 // notInstalledMark starts the mark note of an engine handed back as not
-// installed: it stays out for the rest of the loop, on every head.
+// installed: it stays out on that head; a new head (a fix push) clears
+// the mark, as every mark, so it is asked once more there.
 const notInstalledMark = "not installed? "
 
 // unseen: the loop selected the engine but the repository showed no

@@ -144,19 +144,31 @@ func RequestsAhead(effects []Effect, newComment bool) (reads, writes int64) {
 // writes (everything else).
 type Requests struct{ Reads, Writes int64 }
 
-// CycleCost is what a cycle has cost so far (CL1).
+// CycleCost is what a cycle has cost so far (CL1): its jobs (C5: the
+// job running it, and in hardened mode the prepare job before it) and
+// their billed minutes, and its API requests.
 type CycleCost struct {
 	Minutes int
+	Jobs    int
 	Requests
 }
 
+// WithJob is c with one more job of wall time d: the hardened prepare
+// job whose cycle the publish job carries out (C5). Each job is billed
+// on its own, rounded up to a whole minute.
+func (c CycleCost) WithJob(d time.Duration) CycleCost {
+	c.Jobs++
+	c.Minutes += JobMinutes(d)
+	return c
+}
+
 // CostSoFar is the cost of a cycle that has run for d, whose clients had
-// sent start requests when it began and have sent sent now: its job
-// minutes (JobMinutes) and the requests it sent, with ahead
+// sent start requests when it began and have sent sent now: its one job,
+// that job's minutes (JobMinutes) and the requests it sent, with ahead
 // (RequestsAhead) counted as sent, since the write that records them
 // comes before them.
 func CostSoFar(d time.Duration, start, sent, ahead Requests) CycleCost {
-	return CycleCost{Minutes: JobMinutes(d), Requests: Requests{Reads: sent.Reads - start.Reads + ahead.Reads, Writes: sent.Writes - start.Writes + ahead.Writes}}
+	return CycleCost{Minutes: JobMinutes(d), Jobs: 1, Requests: Requests{Reads: sent.Reads - start.Reads + ahead.Reads, Writes: sent.Writes - start.Writes + ahead.Writes}}
 }
 
 // LedgerCost brings the ledger up to a cycle's cost so far (CL1): it adds
@@ -169,6 +181,9 @@ func LedgerCost(st state.State, counted, cost CycleCost) (state.State, CycleCost
 		return st, counted
 	}
 	st = LedgerCycle(st, cost.Minutes-counted.Minutes, counted.Minutes == 0, cost.Reads-counted.Reads, cost.Writes-counted.Writes)
+	if jobs := cost.Jobs - counted.Jobs; jobs > 0 {
+		st.Ledger.Jobs += jobs
+	}
 	return st, cost
 }
 

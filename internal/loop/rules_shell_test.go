@@ -196,3 +196,27 @@ func TestRule_SW2_howTheSweepAdvancesTheLiveLoops(t *testing.T) {
 		t.Error("a sweep fanning out with no live loop does not say it dispatches")
 	}
 }
+
+// C5: the ledger counts every job a wake starts. A single-job cycle is
+// one job; in hardened mode the publish job's cycle counts the prepare
+// job that prepared it too, with that job's own billed minutes; a second
+// write of the same cycle counts no job again.
+func TestRule_C5_LedgerCountsEveryJobAWakeStarts(t *testing.T) {
+	t.Parallel()
+	st := active(sha1, "bugbot")
+	st, _ = LedgerCost(st, CycleCost{}, CostSoFar(30*time.Second, Requests{}, Requests{Reads: 2}, Requests{}))
+	if l := st.Ledger; l.Jobs != 1 || l.JobMinutes != 1 || l.Cycles != 1 {
+		t.Fatalf("a single-job cycle: ledger %+v, want 1 job, 1 minute, 1 cycle", *l)
+	}
+	var counted CycleCost
+	publish := CostSoFar(90*time.Second, Requests{}, Requests{Reads: 3, Writes: 2}, Requests{}).WithJob(150 * time.Second)
+	st, counted = LedgerCost(st, counted, publish)
+	if l := st.Ledger; l.Jobs != 3 || l.JobMinutes != 1+2+3 || l.Cycles != 2 {
+		t.Fatalf("after a prepare and publish cycle: ledger %+v, want 3 jobs, 6 minutes (1, then 2 for publish and 3 for prepare), 2 cycles", *l)
+	}
+	again := CostSoFar(100*time.Second, Requests{}, Requests{Reads: 4, Writes: 3}, Requests{}).WithJob(150 * time.Second)
+	st, _ = LedgerCost(st, counted, again)
+	if l := st.Ledger; l.Jobs != 3 || l.Cycles != 2 {
+		t.Errorf("a second write of the same cycle: ledger %+v, want still 3 jobs and 2 cycles", *l)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
@@ -55,6 +56,23 @@ type Decisions struct {
 	// order: the publish job plans its own and refuses to go on when they
 	// differ.
 	Effects []string `json:"effects"`
+	// Fixer is the prepare job's fixer input: the publish job, which runs
+	// none, says from it which findings are left for want of a fixer.
+	// Only words on the status comment, never a decision.
+	Fixer string `json:"fixer,omitempty"`
+	// Seconds is how long the prepare job's cycle ran, for the cost
+	// ledger (C5): the publish job counts the prepare job's minutes with
+	// its own. Only an account, never a decision: bounded on reading.
+	Seconds int64 `json:"seconds,omitempty"`
+}
+
+// maxJobSeconds is the longest a GitHub-hosted job runs (6 hours).
+const maxJobSeconds = 6 * 60 * 60
+
+// PrepareTime is how long the prepare job's cycle ran, as it said,
+// bounded to what a job can run: the figure the ledger counts (C5).
+func (d *Decisions) PrepareTime() time.Duration {
+	return time.Duration(min(max(d.Seconds, 0), maxJobSeconds)) * time.Second
 }
 
 // Fix is a prepared fix cycle.

@@ -36,6 +36,7 @@ type CostEngine struct {
 type Cost struct {
 	Engines       map[string]CostEngine `json:"engines"`
 	JobMinutes    int                   `json:"actions_minutes"`
+	Jobs          int                   `json:"actions_jobs"`
 	Cycles        int                   `json:"cycles"`
 	APIReads      int64                 `json:"api_reads"`
 	APIWrites     int64                 `json:"api_writes"`
@@ -61,7 +62,7 @@ func CostOf(in Input) Cost {
 				}
 			}
 		}
-		c.JobMinutes, c.Cycles, c.APIReads, c.APIWrites = l.JobMinutes, l.Cycles, l.APIReads, l.APIWrites
+		c.JobMinutes, c.Jobs, c.Cycles, c.APIReads, c.APIWrites = l.JobMinutes, l.Jobs, l.Cycles, l.APIReads, l.APIWrites
 	}
 	slices.Sort(names)
 	c.EngineOrdered = names
@@ -112,6 +113,10 @@ func costSection(in Input) string {
 	}
 	b.WriteString("\n")
 	minutes := fmt.Sprintf("Actions job minutes: %d over %s", c.JobMinutes, plural(c.Cycles, "cycle"))
+	if c.Jobs > 0 {
+		// C5: every job the cycles started (prepare and publish).
+		minutes = fmt.Sprintf("Actions job minutes: %d in %s over %s", c.JobMinutes, plural(c.Jobs, "job"), plural(c.Cycles, "cycle"))
+	}
 	if in.Prices.ActionsMinute > 0 {
 		minutes += " (" + money(c.MinutesCost) + ")"
 	}

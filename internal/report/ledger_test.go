@@ -12,7 +12,7 @@ import (
 func ledgerInput() Input {
 	in := midLoop()
 	in.State.Ledger = &state.Ledger{Requested: map[string]int{"copilot": 2, "claude": 1}, Automatic: map[string]int{"bugbot": 1},
-		JobMinutes: 6, Cycles: 5, APIReads: 40, APIWrites: 12}
+		JobMinutes: 6, Jobs: 6, Cycles: 5, APIReads: 40, APIWrites: 12}
 	in.Prices = Prices{Review: map[string]float64{"bugbot": 0.5, "copilot": 0.25}, ActionsMinute: 0.008}
 	return in
 }
@@ -22,7 +22,7 @@ func TestRule_CL1_ledgerInTheStatusCommentTheSummaryAndTheOutput(t *testing.T) {
 	in := ledgerInput()
 	for name, text := range map[string]string{"status comment": StatusComment(in), "job summary": JobSummary(in)} {
 		for _, want := range []string{"#### Cost", "| bugbot | 0 | 1 | $0.50 |", "| copilot | 2 | 0 | $0.50 |", "| claude | 1 | 0 | — |",
-			"Actions job minutes: 6 over 5 cycles ($0.05)", "API requests: 52 (40 reads, 12 writes)", "estimated total: **$1.05**"} {
+			"Actions job minutes: 6 in 6 jobs over 5 cycles ($0.05)", "API requests: 52 (40 reads, 12 writes)", "estimated total: **$1.05**"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}

@@ -167,6 +167,9 @@ const (
 	OutputPhase          = "phase"
 	OutputCommits        = "commits"
 	OutputActiveFindings = "active-findings"
+	// OutputPublish is set by the prepare job only: whether its publish
+	// job has anything to write (C3).
+	OutputPublish = "publish"
 )
 
 // Outputs returns the action's outputs: verdict, reason, phase, commits

@@ -12,13 +12,16 @@ import (
 	"github.com/review-loop/review-loop/internal/sim"
 )
 
-// quickStartInputs reads the review-loop step's inputs from the example
-// workflow the README's quick start copies, as the runner would see them
-// on a workflow_dispatch: tokens are the world's own (the runner passes
-// them), other secrets get a value of the world, and `inputs.*` are empty.
+// quickStartInputs reads the inputs of the prepare job's review-loop step
+// from the hardened workflow the README's quick start copies (the job
+// that decides and fixes; the demo runs both halves in one), as the
+// runner would see them on a workflow_dispatch: tokens are the world's own
+// (the runner passes them), other secrets get a value of the world (so an
+// expression that tests whether a secret is set picks its first value),
+// and `inputs.*` are empty.
 func quickStartInputs(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "review-loop.yml"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "review-loop-hardened.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +37,7 @@ func quickStartInputs(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	expr := regexp.MustCompile(`^\$\{\{\s*([a-z]+)\.([A-Za-z0-9_.-]+)\s*\}\}$`)
+	ifSecret := regexp.MustCompile(`^\$\{\{\s*secrets\.[A-Za-z0-9_]+ != '' && '([^']*)' \|\| '[^']*'\s*\}\}$`)
 	for _, job := range wf.Jobs {
 		for _, st := range job.Steps {
 			if strings.HasPrefix(st.Uses, "actions/checkout@") {
@@ -44,9 +48,19 @@ func quickStartInputs(t *testing.T) map[string]string {
 			if !strings.HasPrefix(st.Uses, "review-loop/review-loop") {
 				continue
 			}
+			if st.With["mode"] != "prepare" {
+				continue
+			}
 			in := map[string]string{}
 			for k, v := range st.With {
+				if k == "mode" || k == "artifact-dir" {
+					continue // the demo runs both halves in one job
+				}
 				m := expr.FindStringSubmatch(strings.TrimSpace(v))
+				if w := ifSecret.FindStringSubmatch(strings.TrimSpace(v)); w != nil {
+					in[k] = w[1] // the world has every secret
+					continue
+				}
 				switch {
 				case m == nil:
 					in[k] = v
@@ -63,7 +77,7 @@ func quickStartInputs(t *testing.T) map[string]string {
 			return in
 		}
 	}
-	t.Fatal("docs/examples/review-loop.yml has no review-loop/review-loop step")
+	t.Fatal("docs/examples/review-loop-hardened.yml has no prepare step of review-loop/review-loop")
 	return nil
 }
 

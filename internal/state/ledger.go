@@ -34,9 +34,13 @@ type Ledger struct {
 	// requested and as automatic: each head is counted once.
 	AskedSHA map[string]string `json:"asked_sha,omitempty"`
 	AutoSHA  map[string]string `json:"auto_sha,omitempty"`
-	// JobMinutes are the Actions minutes of the loop's cycles, each
-	// cycle's wall time rounded up to a whole minute as GitHub bills a job.
+	// JobMinutes are the Actions minutes of the loop's cycles, each job's
+	// wall time rounded up to a whole minute as GitHub bills a job.
 	JobMinutes int `json:"job_minutes,omitempty"`
+	// Jobs counts the Actions jobs whose minutes are in JobMinutes: one
+	// per single-job cycle, two (prepare and publish) per hardened cycle
+	// that publishes (C5).
+	Jobs int `json:"jobs,omitempty"`
 	// Cycles counts the cycles whose minutes are in JobMinutes.
 	Cycles int `json:"cycles,omitempty"`
 	// APIReads and APIWrites count the loop's GitHub API requests.
@@ -68,7 +72,7 @@ func (l *Ledger) validate() []error {
 			}
 		}
 	}
-	for _, c := range []counter{{"job_minutes", int64(l.JobMinutes)}, {"cycles", int64(l.Cycles)}, {"api_reads", l.APIReads}, {"api_writes", l.APIWrites}} {
+	for _, c := range []counter{{"job_minutes", int64(l.JobMinutes)}, {"jobs", int64(l.Jobs)}, {"cycles", int64(l.Cycles)}, {"api_reads", l.APIReads}, {"api_writes", l.APIWrites}} {
 		if c.v < 0 {
 			errs = append(errs, fmt.Errorf("state: ledger.%s: is negative (%d)", c.name, c.v))
 		}

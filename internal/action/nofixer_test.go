@@ -1,0 +1,95 @@
+package action
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/config"
+	"github.com/review-loop/review-loop/internal/ghfake"
+)
+
+// A finding with no suggestion block, left unfixed because the fixer in
+// effect applies suggestion blocks only, makes the status comment say
+// what to add (an agent's key, or a fixer command); with an agent fixer
+// set up it does not.
+func TestNoFixer_TheStatusCommentSaysWhatToAddForAFindingOnlyAFixerCouldFix(t *testing.T) {
+	t.Parallel()
+	for _, fixer := range []string{"suggestions", "command"} {
+		t.Run(fixer, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, nil)
+			in := map[string]string{"engines": "copilot", "test-command": "go test {packages}", "fixer": fixer}
+			if fixer == "command" {
+				in["fixer-command"] = "true"
+			}
+			if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
+				t.Fatal(err)
+			}
+			head := w.fake.HeadSHA("octo", "app", 1)
+			rid, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\ngenerated 1 comment.", CommitSHA: head})
+			if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
+				Body: "Add ignores integer overflow: the sum of two large values wraps around."}); err != nil {
+				t.Fatal(err)
+			}
+			w.now = w.now.Add(time.Minute)
+			review := map[string]any{
+				"action":       "submitted",
+				"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": head, "state": "commented"},
+				"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": head, "ref": "feature"}},
+				"repository":   map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
+				"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
+			}
+			if _, err := w.cycle("pull_request_review", review, in); err != nil {
+				t.Fatal(err)
+			}
+			_, body := statusState(t, w.fake)
+			said := strings.Contains(body, "for want of a fixer: add an ANTHROPIC")
+			if want := fixer == "suggestions"; said != want {
+				t.Errorf("fixer %s: the status comment names the secret to add: %v, want %v\n%s", fixer, said, want, body)
+			}
+		})
+	}
+}
+
+// In hardened mode the publish job runs no fixer, and its fixer input is
+// the default: the status comment it writes names the secret to add only
+// when the prepare job had no fixer either (the fixer it names in the
+// artifact), and keeps saying so on the wakes after.
+func TestNoFixer_ThePublishJobSaysWhatToAddFromThePrepareJobsFixer(t *testing.T) {
+	t.Parallel()
+	for _, fixer := range []string{"suggestions", "command"} {
+		t.Run(fixer, func(t *testing.T) {
+			t.Parallel()
+			h := newHardenedWorld(t)
+			prepare := map[string]string{"test-command": "go test {packages}", "fixer": fixer}
+			if fixer == "command" {
+				prepare["fixer-command"] = "true"
+			}
+			publish := map[string]string{"test-command": "go test {packages}"}
+			both := func() {
+				t.Helper()
+				if _, _, err := h.jobWith(config.ModePrepare, prepare); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := h.jobWith(config.ModePublish, publish); err != nil {
+					t.Fatal(err)
+				}
+			}
+			both()
+			head := h.fake.HeadSHA("octo", "app", 1)
+			rid, _ := h.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\ngenerated 1 comment.", CommitSHA: head})
+			if _, _, err := h.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
+				Body: "Add ignores integer overflow: the sum of two large values wraps around."}); err != nil {
+				t.Fatal(err)
+			}
+			h.now = h.now.Add(time.Minute)
+			both()
+			_, body := statusState(t, h.fake)
+			said := strings.Contains(body, "for want of a fixer: add an ANTHROPIC")
+			if want := fixer == "suggestions"; said != want {
+				t.Errorf("prepare's fixer %s: the publish job's status comment names the secret to add: %v, want %v\n%s", fixer, said, want, body)
+			}
+		})
+	}
+}
