@@ -21,21 +21,23 @@ func TestRule_C5_CostsPageMonthlyFiguresAreTheDemosLoopInTheHardenedWorkflow(t *
 	text := sharedDemo(t).out
 	wakes := strings.Count(text, "── cycle ")
 	m := regexp.MustCompile(`Actions job minutes: \d+ in (\d+) jobs? over (\d+) cycles?`).FindStringSubmatch(text)
-	if m == nil || wakes == 0 {
-		t.Fatalf("the demo shows %d wakes and no ledger line of jobs:\n%s", wakes, text)
+	f := regexp.MustCompile(`\n(\d+) cycles \((\d+) wrote nothing\)`).FindStringSubmatch(text)
+	if m == nil || f == nil || wakes == 0 {
+		t.Fatalf("the demo shows %d wakes and no ledger line of jobs or no footer:\n%s", wakes, text)
 	}
 	jobs, _ := strconv.Atoi(m[1])
-	wrote, _ := strconv.Atoi(m[2])
-	if jobs != wrote {
-		t.Errorf("the demo's single-job ledger counts %d jobs over %d cycles: one job per cycle that wrote", jobs, wrote)
+	cycles, _ := strconv.Atoi(m[2])
+	idle, _ := strconv.Atoi(f[2])
+	if jobs != wakes || cycles != wakes {
+		t.Errorf("the demo's single-job ledger counts %d jobs over %d cycles; want one job per wake shown (%d)", jobs, cycles, wakes)
 	}
+	wrote := wakes - idle
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "costs.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	costs := strings.Join(strings.Fields(string(b)), " ")
 	const sweeps, loops = 120, 600
-	idle := wakes - wrote
 	n := func(v int) string {
 		s := strconv.Itoa(v)
 		for i := len(s) - 3; i > 0; i -= 3 {

@@ -64,12 +64,13 @@ func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logg
 	// One total of each: the hand-back's cost ledger shows what the fake
 	// GitHub counted of the action's token and the runner of the jobs,
 	// every cycle included — those that wrote nothing (an idle wake, C2)
-	// too, which no ledger can hold — so its cycles are the cycles above.
+	// too, which no ledger can hold — so its cycles are the cycles above,
+	// each one job of the single-job workflow.
 	final := res.FinalState
 	if final.Ledger != nil {
 		l := *final.Ledger
 		l.APIReads, l.APIWrites = res.Requests.Reads, res.Requests.Writes
-		l.Cycles, l.JobMinutes = res.Cycles, res.JobMinutes
+		l.Cycles, l.JobMinutes, l.Jobs = res.Cycles, res.JobMinutes, res.Cycles
 		final.Ledger = &l
 	}
 	fmt.Fprint(out, report.HandBack(report.Input{
@@ -77,8 +78,8 @@ func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logg
 		Bounds:     report.Bounds{MaxCommits: 20, MaxActiveMinutes: 240, MaxIdleMinutes: 45},
 		LastCommit: res.LastCommit, RegressionCommand: sc.Inputs["regression-command"],
 	}))
-	fmt.Fprintf(out, "\n%s\n%d cycles, %d API requests in all (the cost above)\n",
-		strings.Repeat("═", 76), res.Cycles, res.Requests.Total)
+	fmt.Fprintf(out, "\n%s\n%d cycles (%d wrote nothing), %d API requests in all (the cost above)\n",
+		strings.Repeat("═", 76), res.Cycles, res.Idle, res.Requests.Total)
 	if len(res.Problems) > 0 {
 		fmt.Fprintf(env.Stderr, "review-loop demo: the outcome differs from the scenario's expectation:\n  %s\n", strings.Join(res.Problems, "\n  "))
 		return res, errors.New("unexpected outcome")

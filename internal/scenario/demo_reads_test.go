@@ -62,8 +62,8 @@ func TestDemo_TheCountsAtTheEndAreTheCyclesShown(t *testing.T) {
 	t.Parallel()
 	out := sharedDemo(t).out
 	shown := strings.Count(out, "── cycle ")
-	m := regexp.MustCompile(`Actions job minutes: (\d+) over (\d+) cycles`).FindStringSubmatch(out)
-	f := regexp.MustCompile(`\n(\d+) cycles, \d+ API requests in all`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`Actions job minutes: (\d+) in \d+ jobs? over (\d+) cycles`).FindStringSubmatch(out)
+	f := regexp.MustCompile(`\n(\d+) cycles \(\d+ wrote nothing\), \d+ API requests in all`).FindStringSubmatch(out)
 	if m == nil || f == nil {
 		t.Fatalf("no ledger line or no footer:\n%s", out)
 	}

@@ -81,6 +81,8 @@ type Result struct {
 	// status comment (an idle wake, a wake that concerns no loop): no
 	// ledger can hold them.
 	Unwritten github.Counts
+	// Idle counts those cycles: the wakes that wrote nothing (C2).
+	Idle int
 	// FinalState is the loop's state at the end.
 	FinalState state.State
 	// Report is the final status comment.
@@ -126,6 +128,8 @@ type run struct {
 	// unwritten are the requests of cycles that left the status comment
 	// as it was.
 	unwritten github.Counts
+	// idle counts the cycles that left the status comment as it was.
+	idle int
 	// minutes are the Actions minutes of every cycle (loop.JobMinutes of
 	// its simulated wall time).
 	minutes int
@@ -455,6 +459,7 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.counts.Writes += after.Writes - before.Writes
 	r.counts.Total += after.Total - before.Total
 	if _, bodyAfter, _ := r.statusComment(); bodyAfter == bodyBefore {
+		r.idle++
 		r.unwritten.Reads += after.Reads - before.Reads
 		r.unwritten.Writes += after.Writes - before.Writes
 		r.unwritten.Total += after.Total - before.Total
@@ -575,7 +580,7 @@ func (r *run) result() Result {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
 	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
-	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, JobMinutes: r.minutes, Requests: r.counts, Unwritten: r.unwritten, FinalState: st, Report: body,
+	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, JobMinutes: r.minutes, Requests: r.counts, Unwritten: r.unwritten, Idle: r.idle, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }
 
