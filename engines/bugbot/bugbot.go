@@ -72,6 +72,8 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 		TriggerAvailable: env.HasTriggerToken,
 		Material:         loop.MaterialPending,
 		Incremental:      true,
+		// Its check run completes when its review does (S10, S11).
+		CompletionSignal: true,
 	}
 	if !env.HasTriggerToken {
 		v.TriggerNote = NoTokenNote

@@ -160,7 +160,9 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Prose:                    true,
 		MultiVerdict:             true,
 		WithholdUntilFirstReview: true,
-		Material:                 loop.MaterialPending,
+		// The review workflow's run or the managed check (S10, S11).
+		CompletionSignal: true,
+		Material:         loop.MaterialPending,
 	}
 	if ok, why := c.Installed(obs, env); !ok {
 		v.Installed, v.NotInstalled = false, why

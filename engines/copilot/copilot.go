@@ -118,7 +118,10 @@ func (*Copilot) Capabilities() engines.Capabilities {
 
 // Observe implements engines.Engine.
 func (*Copilot) Observe(obs *github.Observation, _ engines.Env) loop.EngineView {
-	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending}
+	// Its review of the head (or its dynamic workflow's run) is its
+	// completion signal (S10, S11).
+	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending,
+		CompletionSignal: true}
 
 	reviews := engines.ReviewsBy(obs, Author)
 	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })

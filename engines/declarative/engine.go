@@ -138,6 +138,8 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Installed:        true,
 		TriggerAvailable: e.def.Trigger != "" && (e.def.AcceptsBotTrigger || env.HasTriggerToken),
 		Incremental:      e.def.Incremental,
+		// Only a check run is a completion signal of its own (S11).
+		CompletionSignal: e.def.CheckRun != "",
 		Signal:           loop.SignalNone,
 		Material:         loop.MaterialPending,
 	}

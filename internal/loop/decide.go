@@ -246,6 +246,8 @@ func (d *decider) evaluate(record bool) {
 	}
 	d.ev = d.ev[:0]
 	for _, v := range views {
+		// S11: a maintainer's accept stands in for the engine's proof.
+		v = withAcceptance(*s, v, d.head)
 		es := *engineState(s, v.Engine)
 		e := &eval{view: v}
 		e.rs = ReviewStateOf(es, v, d.head)
@@ -402,6 +404,9 @@ func (d *decider) classify(e *eval) {
 			v.Stated = &st
 		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
+		if e.verdict == VerdictClean && v.Proof != nil && v.Proof.Kind == KindAccepted {
+			e.note = acceptNote(v)
+		}
 		if e.verdict == VerdictUnproven {
 			// S8: awaited within the waiting bound; the verdict is given
 			// when the bound marks it, or at hand-back.
@@ -563,7 +568,10 @@ func (d *decider) tree(progress bool) {
 		d.plan.Why = "T1/T2: trigger-only cycle for " + names(toTrigger)
 		return
 	}
-	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3.
+	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3. S11 first:
+	// an engine whose completion signal is in without proof is not waited
+	// on.
+	d.unprovenAtOnce()
 	b3 := false
 	if waiting := d.waiting(); len(waiting) > 0 {
 		if cfg.CopilotOnly {
@@ -683,6 +691,30 @@ func (d *decider) tree(progress bool) {
 		return
 	}
 	d.terminal(b3)
+}
+
+// unprovenAtOnce is rule S11: an engine DONE without a recognised
+// finished review of the head is UNPROVEN at once when it has a
+// completion signal of its own (that signal is in: nothing more will
+// come), and once its normal latency has passed when it has none
+// (Gemini's placeholder is followed by its review within it). The mark
+// quotes its text and offers `accept`; the stall bound is not waited out.
+func (d *decider) unprovenAtOnce() {
+	for _, e := range d.ev {
+		if e.out || !e.unproven {
+			continue
+		}
+		if e.view.CompletionSignal {
+			d.mark(e, state.MarkUnproven, unprovenNote(e.view, d.head, "its completion signal is in, so none will come (S11): "+acceptOffer(e.view.Engine)))
+			d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+			continue
+		}
+		lim := d.cfg.Latency(e.view.Engine)
+		if since := d.s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
+			d.mark(e, state.MarkUnproven, unprovenNote(e.view, d.head, fmt.Sprintf("none past its normal latency (%s), and it has no completion signal (S11): ", lim)+acceptOffer(e.view.Engine)))
+			d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+		}
+	}
 }
 
 // idleSince is when the loop last made progress (B3): its start, a new

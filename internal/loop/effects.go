@@ -653,7 +653,7 @@ func PlanCommand(kind string, st state.State, denied, failed, actor, phrase stri
 		p.End = CommandReports
 	case string(CommandStop):
 		p.End = CommandReports
-	case string(CommandApprove), string(CommandSkip):
+	case string(CommandApprove), string(CommandSkip), string(CommandAccept):
 		if st.Status != state.StatusActive {
 			p.End = CommandReports
 		}

@@ -197,6 +197,9 @@ const (
 	CommandReset   CommandKind = "reset"
 	// CommandResume ends a pause of the fixing while yielding to a person (HY1).
 	CommandResume CommandKind = "resume"
+	// CommandAccept takes a maintainer's word as proof that an engine
+	// finished reviewing the head (S11).
+	CommandAccept CommandKind = "accept"
 )
 
 // Command is a parsed maintainer command.
@@ -204,8 +207,11 @@ type Command struct {
 	Kind      CommandKind
 	FindingID string // approve and skip
 	Direction string // approve: optional fix direction
-	By        string
-	At        time.Time
+	// Engine is the engine an accept names; Head the head it is for.
+	Engine string
+	Head   string
+	By     string
+	At     time.Time
 	// Known are the findings the cycle sees (the engines' active
 	// findings): an approval may name one of them, or a row of the triage
 	// table, by finding id or by comment id (TR2).

@@ -156,6 +156,13 @@ type EngineView struct {
 	// carries it is not retriggered before its first review (T7).
 	WithholdUntilFirstReview bool
 
+	// CompletionSignal is true for an engine with a completion signal of
+	// its own (a check run, commit status or workflow run that completes
+	// when its review completes, S10): once that signal is in for the
+	// head and nothing proves the review, the loop hands back at once
+	// (S11). An engine without one (Gemini) is given its normal latency.
+	CompletionSignal bool
+
 	Signal          Signal
 	SignalStartedAt time.Time // when the running check started, for the stall hatch (T4)
 	SignalID        int64     // check run id / review id carrying the signal
@@ -200,7 +207,13 @@ type Proof struct {
 	SHA string
 	// ID is the review, comment or check run that carries it.
 	ID int64
+	// By is the maintainer whose `accept` stands in for the engine's own
+	// proof (S11, Kind KindAccepted); empty otherwise.
+	By string
 }
+
+// KindAccepted is the kind of a proof that is a maintainer's word (S11).
+const KindAccepted = "accepted"
 
 // Proven reports whether v carries a recognised finished review of head
 // (S8).

@@ -59,8 +59,8 @@ func unproven(s Summary) string {
 		if e.Verdict != loop.VerdictUnproven {
 			continue
 		}
-		fmt.Fprintf(&b, "> [!WARNING]\n> **%s is UNPROVEN:** %s\n> Nothing it posted is a finished review of the head that review-loop recognises: read it and judge it yourself. An unrecognised text is never taken as clean (S8).\n\n",
-			Escape(e.Name, 40), cmpStr(Escape(e.Note, maxNoteRunes), "no text"))
+		fmt.Fprintf(&b, "> [!WARNING]\n> **%s is UNPROVEN:** %s\n> Nothing it posted is a finished review of the head that review-loop recognises: read it and judge it yourself. An unrecognised text is never taken as clean (S8). If you judge its review of the head finished, answer %s and the loop goes on with your word as its proof for this head (S11).\n\n",
+			Escape(e.Name, 40), cmpStr(Escape(e.Note, maxNoteRunes), "no text"), acceptCommand(e.Name))
 	}
 	return b.String()
 }
@@ -195,4 +195,13 @@ func cmpStr(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// acceptCommand is the `accept` command for an engine, as a code span
+// when the name is safe to show as one (S11).
+func acceptCommand(engine string) string {
+	if commandSafe(engine) {
+		return code("@review-loop accept " + engine)
+	}
+	return "`@review-loop accept <engine>`"
 }

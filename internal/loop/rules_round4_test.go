@@ -1,0 +1,141 @@
+package loop
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/state"
+)
+
+// signalled is an engine with a completion signal of its own (S11) whose
+// signal is in for the head while nothing it posted proves the review.
+func signalled(engine, sha, text string) EngineView {
+	v := unprovenView(engine, sha, text)
+	v.CompletionSignal = true
+	return v
+}
+
+func TestRule_S11_UnprovenWithItsSignalInHandsBackAtOnceQuotingTheText(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	st := active(sha1, "bugbot", "coderabbit")
+	ack := signalled("coderabbit", sha1, "⚠️ Action not completed\n\nAlready reviewed the last commit")
+	clean := done("bugbot", sha1, 20)
+	// One minute after the trigger: well inside the T4 stall bound.
+	p, st2 := Decide(st, obs(sha1, time.Minute, clean, ack), cfg)
+	wantAction(t, p, ActionHandBack, EndBound)
+	r := report(t, p, "coderabbit")
+	if r.Verdict != VerdictUnproven || !strings.Contains(r.Note, "Already reviewed the last commit") {
+		t.Fatalf("report %+v: want UNPROVEN quoting the text", r)
+	}
+	if !strings.Contains(r.Note, "@review-loop accept coderabbit") {
+		t.Fatalf("note %q does not offer the accept command", r.Note)
+	}
+	if es := st2.EngineStates["coderabbit"]; es.Mark != state.MarkUnproven || es.MarkSHA != sha1 || es.ConsecutiveErrors != 0 {
+		t.Fatalf("state %+v: want the UNPROVEN mark on the head and no error counted", es)
+	}
+}
+
+func TestRule_S11_WithoutASignalUnprovenHandsBackOnceItsLatencyHasPassed(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	st := active(sha1, "gemini")
+	v := unprovenView("gemini", sha1, placeholder) // Gemini: no completion signal
+	lat := cfg.Latency("gemini")
+	p, st2 := Decide(st, obs(sha1, lat/2, v), cfg)
+	wantAction(t, p, ActionWait, "")
+	// Past one normal latency (not StallFactor of them): handed back.
+	p, _ = Decide(st2, obs(sha1, lat+time.Second, v), cfg)
+	wantAction(t, p, ActionHandBack, EndBound)
+	if r := report(t, p, "gemini"); r.Verdict != VerdictUnproven || !strings.Contains(r.Note, "currently reviewing") ||
+		!strings.Contains(r.Note, "@review-loop accept gemini") {
+		t.Fatalf("report %+v: want UNPROVEN quoting the text and offering accept", r)
+	}
+}
+
+func TestRule_S11_AMaintainersAcceptIsProofForThatHeadAndTheLoopGoesOn(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	st := active(sha1, "bugbot", "coderabbit")
+	ack := signalled("coderabbit", sha1, "⚠️ Action not completed")
+	clean := done("bugbot", sha1, 20)
+	_, handed := Decide(st, obs(sha1, time.Minute, clean, ack), cfg)
+	if handed.Status != state.StatusDone {
+		t.Fatalf("status %s, want done", handed.Status)
+	}
+	accepted, err := ApplyCommand(handed, Command{Kind: CommandAccept, Engine: "coderabbit", Head: sha1, By: "alice", At: t0.Add(2 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if accepted.Status != state.StatusActive || len(accepted.Accepted) != 1 || accepted.Accepted[0].By != "alice" || accepted.Accepted[0].SHA != sha1 {
+		t.Fatalf("state after accept: status %s, accepted %+v; want the loop going on with alice's word for %s", accepted.Status, accepted.Accepted, short(sha1))
+	}
+	p, st3 := Decide(accepted, obs(sha1, 3*time.Minute, clean, ack), cfg)
+	wantAction(t, p, ActionHandBack, EndClean)
+	r := report(t, p, "coderabbit")
+	if r.Verdict != VerdictClean || !strings.Contains(r.Note, "accepted by @alice") {
+		t.Fatalf("report %+v: want CLEAN naming who accepted", r)
+	}
+	if g := GateFor(st3, false); g.Conclusion != GateSuccess {
+		t.Fatalf("gate %+v, want success on the maintainer's word", g)
+	}
+	if ok, why := IsClean(accepted, ack, sha1); !ok {
+		t.Fatalf("status disagrees with the loop: IsClean = false (%s)", why)
+	}
+
+	// A new head needs new proof: the word was for sha1 only.
+	ack2 := signalled("coderabbit", sha2, "⚠️ Action not completed")
+	if ok, _ := IsClean(st3, ack2, sha2); ok {
+		t.Fatal("an accept for one head proved another")
+	}
+	st4 := st3.Clone()
+	st4.Status = state.StatusActive
+	p, _ = Decide(st4, obs(sha2, 10*time.Minute, done("bugbot", sha2, 21), ack2), cfg)
+	if r := report(t, p, "coderabbit"); r.Verdict == VerdictClean {
+		t.Fatalf("report %+v: an accept for %s made %s clean", r, short(sha1), short(sha2))
+	}
+}
+
+func TestRule_S11_AcceptNeedsAnEngineOfTheLoopAndAHead(t *testing.T) {
+	t.Parallel()
+	st := active(sha1, "coderabbit")
+	for _, c := range []Command{
+		{Kind: CommandAccept, Engine: "nosuch", Head: sha1, By: "alice"},
+		{Kind: CommandAccept, Engine: "coderabbit", By: "alice"},
+		{Kind: CommandAccept, Engine: "", Head: sha1, By: "alice"},
+	} {
+		if next, err := ApplyCommand(st, c); err == nil || len(next.Accepted) != 0 {
+			t.Fatalf("ApplyCommand(%+v) = %v, accepted %+v; want an error and nothing recorded", c, err, next.Accepted)
+		}
+	}
+}
+
+func TestRule_S11_AcceptWritesAndNeedsWritePermission(t *testing.T) {
+	t.Parallel()
+	if !CommandWrites("accept") {
+		t.Fatal("accept is not a writing command (TB3)")
+	}
+	if why := CommandRefusal("accept", "mallory", "o/r", "read", "", nil); !strings.Contains(why, "refused") {
+		t.Fatalf("a reader's accept was not refused: %q", why)
+	}
+	st := active(sha1, "coderabbit")
+	p := PlanCommand("accept", st, CommandRefusal("accept", "mallory", "o/r", "read", "", nil), "", "mallory", "@review-loop")
+	if p.End != CommandDenied {
+		t.Fatalf("a stranger's accept plan ends %s, want denied", p.End)
+	}
+	if next, _ := CommandChange(st, CommandRequest{Word: "accept", Denied: "refused", Command: Command{Kind: CommandAccept, Engine: "coderabbit", Head: sha1, By: "mallory"}}); len(next.Accepted) != 0 {
+		t.Fatalf("a refused accept was recorded: %+v", next.Accepted)
+	}
+}
+
+// S11 keeps S8: an engine without a signal of its own, and an engine with
+// one whose signal is not in yet, are not handed back at once.
+func TestRule_S11_ARunningSignalIsStillAwaited(t *testing.T) {
+	t.Parallel()
+	st := active(sha1, "bugbot")
+	v := running("bugbot")
+	v.CompletionSignal = true
+	p, _ := Decide(st, obs(sha1, time.Minute, v), DefaultConfig())
+	wantAction(t, p, ActionWait, "")
+}
