@@ -877,6 +877,12 @@ func (d *decider) report() {
 	for _, e := range d.ev {
 		r := EngineReport{Engine: e.view.Engine, State: e.rs, Verdict: e.verdict, Judge: e.judge,
 			LowConfidence: e.view.LowConfidence, Note: e.note, Stated: e.view.Stated, Counted: len(e.active)}
+		switch {
+		case e.cooling:
+			r.QuotaUntil = e.es.QuotaUntil
+		case e.verdict == VerdictErrored && e.view.Material == MaterialQuota && e.view.Quota != nil:
+			r.QuotaUntil = QuotaUntil(*e.view.Quota)
+		}
 		r.Active = make([]int64, 0, len(e.active))
 		for _, f := range e.active {
 			r.Active = append(r.Active, f.CommentID)

@@ -134,6 +134,10 @@ type EngineReport struct {
 	// the active findings the loop counted; the status comment shows both.
 	Stated  *StatedCount
 	Counted int
+	// QuotaUntil is when the engine's quota cooldown ends (T8), set while
+	// its latest word is a usage, rate or quota notice: the status comment
+	// shows a quota with its cooldown, not an error. Zero otherwise.
+	QuotaUntil time.Time
 }
 
 // TriggerResult is the outcome of one trigger the orchestrator attempted.

@@ -90,8 +90,12 @@ func handBack(in Input, s Summary) string {
 	b.WriteString("\n| engine | cycles | auto-fixed | approved | escalated | skipped | verdict |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, e := range s.Engines {
+		verdict := orDash(string(e.Verdict))
+		if !e.QuotaUntil.IsZero() {
+			verdict = "QUOTA until " + cooldownEnd(e.QuotaUntil)
+		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s |\n", Escape(e.Name, 40), e.Cycles, e.Fixed, e.Approved,
-			e.Escalated, e.Skipped, orDash(string(e.Verdict)))
+			e.Escalated, e.Skipped, verdict)
 	}
 	b.WriteString("\n")
 	b.WriteString(unproven(s))
