@@ -203,6 +203,9 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		// No check run and no review: the notice is the engine's answer.
 		v.Signal = loop.SignalDone
 	}
+	if v.Signal == loop.SignalNone {
+		v.Paused = e.paused(obs)
+	}
 	if v.Signal != loop.SignalDone {
 		return v
 	}
@@ -275,6 +278,38 @@ func (e *Engine) prove(v *loop.EngineView, obs *github.Observation, head *github
 		}
 	}
 	v.Unproven = latest
+}
+
+// paused is ST6: the engine's comment (CodeRabbit's walkthrough, edited
+// in place) that says its reviews are paused, as the status comment
+// words it with the one-review command the loop asks with; "" when none
+// does. Only an engine with nothing on the head is read as paused.
+func (e *Engine) paused(obs *github.Observation) string {
+	var text string
+	var at time.Time
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		for _, p := range e.def.PausePhrases {
+			if i := strings.Index(c.Body, p); i >= 0 && !c.UpdatedAt.Before(at) {
+				start := strings.LastIndex(c.Body[:i], "\n") + 1
+				line, _, _ := strings.Cut(c.Body[start:], "\n")
+				text, at = cmp.Or(clean(line), p), c.UpdatedAt
+				break
+			}
+		}
+	}
+	if text == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s paused its reviews («%s»): it reviews no push until asked for one review with %q; review-loop never resumes its automatic reviews (ST6)",
+		e.def.Name, clip(text, 80), e.def.Trigger)
+}
+
+// clip cuts s to at most n runes.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 func (e *Engine) errorPhrase(body string) string {

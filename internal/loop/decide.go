@@ -290,6 +290,8 @@ func (d *decider) evaluate(record bool) {
 			// The push is the trigger for these: withheld prose engines
 			// before their first review (T7) and engines we cannot trigger.
 			switch {
+			case v.Paused != "" && !v.TriggerAvailable:
+				// ST6: no automatic run will come; classify says why.
 			case v.WithholdUntilFirstReview && !es.FirstReviewSeen:
 				e.rs, e.note = Triggered, "waiting for its push-triggered run (withheld until its first review, T7)"
 			case !v.TriggerAvailable:
@@ -391,8 +393,16 @@ func (d *decider) classify(e *eval) {
 	case es.Mark != "" && es.MarkSHA == d.head:
 		e.out, e.note = true, es.MarkNote
 		e.verdict = markVerdict(es.Mark)
+	case v.Paused != "" && e.rs == NotTriggered && !v.TriggerAvailable:
+		// ST6: a paused engine reviews no push by itself, and without a
+		// trigger token it cannot be asked for one review: not waited on.
+		e.out, e.verdict = true, VerdictPaused
+		e.note = "PAUSED: " + v.Paused + "; review-loop has no trigger token to ask it, so no review of the head will come (ST6)"
 	case e.rs != Done:
 		e.verdict = ""
+		if v.Paused != "" {
+			e.note = "PAUSED, not pending: " + v.Paused + "; the loop asks it for one review of the head"
+		}
 		if unseen(d.s, v.Engine) && e.note == "" {
 			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
 		}
@@ -747,7 +757,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 // loop with "bound"; "error" is left for engines that errored (H5).
 func (d *decider) terminal(b3 bool) {
 	clean, still, hung := true, false, b3
-	var hungNames, unproven []string
+	var hungNames, unproven, paused []string
 	for _, e := range d.ev {
 		if e.verdict != VerdictClean {
 			clean = false
@@ -760,6 +770,8 @@ func (d *decider) terminal(b3 bool) {
 			hungNames = append(hungNames, e.view.Engine)
 		case VerdictUnproven:
 			unproven = append(unproven, e.view.Engine+" ("+e.note+")")
+		case VerdictPaused:
+			paused = append(paused, e.view.Engine)
 		}
 	}
 	switch {
@@ -771,6 +783,8 @@ func (d *decider) terminal(b3 bool) {
 		d.handBack(EndNoComments, "W4: the latest review has no comments")
 	case clean:
 		d.handBack(EndClean, "W1(g): every engine is DONE with zero active findings (S3)")
+	case len(paused) > 0:
+		d.handBack(EndError, "W1(g): "+strings.Join(paused, ", ")+" PAUSED its reviews and cannot be asked for one without a trigger token (ST6); give review-loop a trigger token, or ask it yourself")
 	case len(unproven) > 0:
 		// S8: an engine whose latest text is not a finished review of the
 		// head ends the loop at the waiting bound, named with its text.

@@ -139,3 +139,36 @@ func TestRule_S11_ARunningSignalIsStillAwaited(t *testing.T) {
 	p, _ := Decide(st, obs(sha1, time.Minute, v), DefaultConfig())
 	wantAction(t, p, ActionWait, "")
 }
+
+const pausedNote = "coderabbit paused its reviews: «Reviews paused»; review-loop asks for one review of the head with `@coderabbitai review`, never `@coderabbitai resume` (ST6)"
+
+// ST6: a paused engine is PAUSED, not pending. With a way to ask it, the
+// loop asks for one review of the head (its trigger) and says so; without
+// one it is not waited on until a stall bound: it is handed back PAUSED.
+func TestRule_ST6_APausedEngineIsAskedForOneReviewNotAwaited(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	st := active(sha1, "coderabbit")
+	st.EngineStates["coderabbit"] = state.EngineState{FirstReviewSeen: true}
+	v := none("coderabbit")
+	v.Paused = pausedNote
+	p, _ := Decide(st, obs(sha1, time.Minute, v), cfg)
+	wantAction(t, p, ActionTrigger, "")
+	if r := report(t, p, "coderabbit"); !strings.Contains(r.Note, "PAUSED") || !strings.Contains(r.Note, "@coderabbitai review") {
+		t.Fatalf("report %+v: the status comment does not say it is paused and asked for one review", r)
+	}
+
+	// No trigger token: it cannot be asked, and a paused engine reviews
+	// no push by itself: handed back at once, PAUSED.
+	v.TriggerAvailable = false
+	p, st2 := Decide(st, obs(sha1, time.Minute, v), cfg)
+	if p.Action != ActionHandBack {
+		t.Fatalf("plan %s (%s): a paused engine that cannot be asked is waited on", p.Action, p.Why)
+	}
+	if r := report(t, p, "coderabbit"); r.Verdict != VerdictPaused || !strings.Contains(r.Note, "PAUSED") {
+		t.Fatalf("report %+v: want PAUSED", r)
+	}
+	if g := GateFor(st2, false); g.Conclusion != GateFailure {
+		t.Fatalf("gate %+v, want failure", g)
+	}
+}

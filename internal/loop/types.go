@@ -191,6 +191,11 @@ type EngineView struct {
 	// adapter positively recognises (S8); nil when there is none. Only a
 	// proof whose SHA is the head lets the engine be CLEAN.
 	Proof *Proof
+	// Paused is set when the engine paused its own reviews (CodeRabbit's
+	// "Reviews paused" after N reviewed commits) and has nothing on the
+	// head: it reviews no push by itself until asked. The adapter's words
+	// say what it posted and the one-review command the loop uses (ST6).
+	Paused string
 	// Unproven is the engine's latest text the adapter did not take as a
 	// finished review of the head (a placeholder, an ack, a refusal, an
 	// unknown text), quoted on the status comment and at hand-back so a
@@ -245,6 +250,9 @@ const (
 	// finished review of the head that its adapter recognises (S8). Never
 	// clean; reached at the waiting bound (T4 stall, B3) or at hand-back.
 	VerdictUnproven EngineVerdict = "UNPROVEN"
+	// VerdictPaused: the engine paused its own reviews and the loop
+	// cannot ask it for one (no trigger token) (ST6). Never clean.
+	VerdictPaused EngineVerdict = "PAUSED"
 )
 
 // EndReason is why the loop handed back (H5).

@@ -259,7 +259,7 @@ func engines(in Input) []Engine {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
 				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted,
 				QuotaUntil: r.QuotaUntil}
-			if (r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven) && r.QuotaUntil.IsZero() {
+			if (r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven || r.Verdict == loop.VerdictPaused) && r.QuotaUntil.IsZero() {
 				e.Mark = string(r.Verdict)
 			}
 			out = append(out, withCounts(e, st.EngineStates[r.Engine]))
