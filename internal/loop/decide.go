@@ -55,6 +55,11 @@ type decider struct {
 	proseRound bool
 	// held indexes the findings listed for a human (CV3, CV5, CV6).
 	held map[string]bool
+	// pushBase is where the commits pushed since the last look are read
+	// from (PushesSince before this cycle); pushesUnread says why they
+	// could not be read, "" when they were or there were none (CV7).
+	pushBase     string
+	pushesUnread string
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
@@ -123,6 +128,7 @@ func (d *decider) decide() {
 		s.LargePR = true
 	}
 	d.plan.LargePR = s.LargePR
+	d.pushBase = PushesSince(*s, d.head)
 	newPush := d.detectPush()
 	d.foldJudges()
 	d.evaluate(true)
@@ -653,6 +659,19 @@ func (d *decider) tree(progress bool) {
 	}
 	// HY1: never edit what a person is working on.
 	if d.holdForHumans(&fresh) {
+		return
+	}
+	// CV7: what the loop cannot read it does not guess.
+	if d.pushesUnread != "" && len(fresh) > 0 {
+		if since := d.idleSince(); d.obs.Now.Sub(since) >= cfg.MaxIdle {
+			d.plan.Triage = fresh
+			d.handBack(EndBound, fmt.Sprintf("CV7: the commits pushed since the last look still could not be read (%s) while idle since %s (B3); nothing was fixed on a guess",
+				d.pushesUnread, stamp(since)))
+			return
+		}
+		d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
+		d.plan.Why = "CV7: the commits pushed since the last look could not be read (" + d.pushesUnread +
+			"); review-loop cannot tell whether they revert its fix or are an engine's own fix, so it fixes nothing this cycle and reads them again on the next wake"
 		return
 	}
 	// CV5: never race an engine's own fixer at work on the head.

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -170,5 +171,45 @@ func TestRule_ST6_APausedEngineIsAskedForOneReviewNotAwaited(t *testing.T) {
 	}
 	if g := GateFor(st2, false); g.Conclusion != GateFailure {
 		t.Fatalf("gate %+v, want failure", g)
+	}
+}
+
+// CV7: the commits pushed since the loop's last look could not be read (a
+// failed compare): the loop does not guess that no one reverted its fix
+// or that no engine fixer pushed. It makes no fix that cycle, says why,
+// and reads them again on the next wake; once they are read it fixes.
+func TestRule_CV7_UnreadablePushesMeanNoFixThisCycle(t *testing.T) {
+	st := afterFix(t)
+	cfg := DefaultConfig()
+	cfg.YieldFor = 0 // HY1 apart
+	o := obs(sha3, 10*time.Minute, done("bugbot", sha3, 20, elsewhere))
+	o.HeadPusher = "alice"
+	o.Pushes = &PushHistory{Base: sha2, Head: sha3, Unread: "compare 2222222...3333333: 502 Bad Gateway"}
+	p, got := Decide(st, o, cfg)
+	if p.Action == ActionFix {
+		t.Fatalf("plan %s (%s): fixed without reading the pushes", p.Action, p.Why)
+	}
+	if !strings.Contains(p.Why, "CV7") || !strings.Contains(p.Why, "502 Bad Gateway") {
+		t.Fatalf("why %q does not say why no fix was made", p.Why)
+	}
+	if !slices.ContainsFunc(p.Notices, func(n string) bool { return strings.Contains(n, "CV7") }) {
+		t.Fatalf("notices %q do not say it on the status comment", p.Notices)
+	}
+	// The next wake reads them again, from the same base.
+	if base := PushesSince(got, sha3); base != sha2 {
+		t.Fatalf("PushesSince after an unread push = %q, want %s (read again)", base, short(sha2))
+	}
+	// Read then, a plain push: the fix goes ahead.
+	o.Now = o.Now.Add(time.Minute)
+	o.Pushes = &PushHistory{Base: sha2, Head: sha3, Status: "ahead", Commits: []HeadCommit{{SHA: sha3, Message: "Rework Max", AuthorLogin: "alice"}}}
+	p, got = Decide(got, o, cfg)
+	wantAction(t, p, ActionFix, "")
+	if got.UnreadPushes != nil || PushesSince(got, sha3) != "" {
+		t.Fatalf("read pushes still marked unread: %+v", got.UnreadPushes)
+	}
+	// Not read at all after an outside push is not read either.
+	o = obs(sha3, 10*time.Minute, done("bugbot", sha3, 20, elsewhere))
+	if p, _ := Decide(afterFix(t), o, cfg); p.Action == ActionFix {
+		t.Fatalf("plan %s (%s): fixed after an outside push whose commits were never read", p.Action, p.Why)
 	}
 }

@@ -183,6 +183,18 @@ type State struct {
 	// for the engine's proof of a finished review of one head (S11).
 	// Added within version 1: older states decode with none.
 	Accepted []Acceptance `json:"accepted,omitempty"`
+	// UnreadPushes are the commits pushed since the loop's last look that
+	// could not be read: no fix until they are (CV7). Added within version
+	// 1: older states decode with none.
+	UnreadPushes *UnreadPushes `json:"unread_pushes,omitempty"`
+}
+
+// UnreadPushes is the range of pushed commits the loop could not read
+// (CV7): it reads them again from Base on the next wake.
+type UnreadPushes struct {
+	Base string `json:"base"`
+	Head string `json:"head"`
+	Why  string `json:"why"`
 }
 
 // Acceptance is a maintainer's word that an engine finished reviewing one
@@ -399,6 +411,10 @@ func (s State) Clone() State {
 	c.Events = slices.Clone(s.Events)
 	c.Approvals = slices.Clone(s.Approvals)
 	c.Accepted = slices.Clone(s.Accepted)
+	if s.UnreadPushes != nil {
+		u := *s.UnreadPushes
+		c.UnreadPushes = &u
+	}
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
