@@ -61,6 +61,9 @@ func (*Bugbot) Capabilities() engines.Capabilities {
 	}
 }
 
+// EngineAuthor implements engines.Authored.
+func (*Bugbot) EngineAuthor() engines.Author { return Author }
+
 // NoTokenNote explains why Bugbot cannot be triggered without a user token.
 const NoTokenNote = "Bugbot ignores `bugbot run` when a bot or app posts it and no trigger token was given: relying on Bugbot's automatic review of every push"
 
@@ -217,7 +220,7 @@ func usageLimit(obs *github.Observation, cr *github.CheckRun) *loop.QuotaNotice 
 }
 
 var (
-	usageRE = regexp.MustCompile(`(?i)couldn[’']?t run\s*[-–—:]\s*usage limit reached|hit a usage or spend limit`)
+	usageRE = engines.BuiltinText(Name, KindUsageLimit)
 	tagRE   = regexp.MustCompile(`<[^>]*>`)
 )
 

@@ -1,8 +1,6 @@
 package bugbot
 
 import (
-	"regexp"
-
 	"github.com/review-loop/review-loop/engines"
 )
 
@@ -35,10 +33,11 @@ var proofKinds = []engines.ProofKind{
 // API-triggered clean run may post no review).
 func (*Bugbot) ProofKinds() []engines.ProofKind { return proofKinds }
 
+// Bugbot's words live in its definition, engines/defs/bugbot.yaml (S12).
 var (
-	reviewCleanRE    = regexp.MustCompile(`(?m)^\s*(?:✅\s*)?(?:Cursor )?Bugbot reviewed your changes and found no new (?:issues|bugs)!?`)
-	reviewFindingsRE = regexp.MustCompile(`(?m)^\s*(?:<!--[^>]*-->\s*)?Cursor Bugbot has reviewed your changes and found (\d{1,6}) potential (?:issues?|bugs?)\.?`)
-	freeTierRE       = regexp.MustCompile(`(?i)this PR is being reviewed by Cursor Bugbot`)
+	reviewCleanRE    = engines.BuiltinText(Name, KindReviewClean)
+	reviewFindingsRE = engines.BuiltinText(Name, KindReviewFindings)
+	freeTierRE       = engines.BuiltinText(Name, KindFreeTierNotice)
 )
 
 // Classify implements engines.Prover.

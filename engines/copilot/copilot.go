@@ -101,6 +101,9 @@ func New() *Copilot { return &Copilot{} }
 // Name implements engines.Engine.
 func (*Copilot) Name() string { return Name }
 
+// EngineAuthor implements engines.Authored.
+func (*Copilot) EngineAuthor() engines.Author { return Author }
+
 // TriggerBody implements engines.Engine: Copilot is triggered by a review
 // request, not a comment.
 func (*Copilot) TriggerBody() string { return "" }
@@ -253,7 +256,7 @@ func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef
 	}
 }
 
-var quotaRE = regexp.MustCompile(`(?i)quota|rate[ -]?limit|usage limit|premium request|allowance|too many requests|exceeded`)
+var quotaRE = engines.BuiltinText(Name, "check-quota")
 
 // QuotaRefusal reads a refused Copilot review request as a quota stop
 // (T8): 429, or 422/403 whose message names a quota or rate limit. The
@@ -311,11 +314,11 @@ type Overview struct {
 }
 
 var (
-	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request`)
-	partialRE   = regexp.MustCompile(`(?i)unable to run its full agentic suite`)
+	errorRE     = engines.BuiltinText(Name, PostError)
+	partialRE   = engines.BuiltinText(Name, PostPartialSuite)
 	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
 	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
-	findingsRE  = regexp.MustCompile(`(?i)\*\*Findings:\*\*\s*(None|\d+)`)
+	findingsRE  = engines.BuiltinText(Name, PostOverviewV2)
 	missedRE    = regexp.MustCompile(`(?i)Previously missed\s*\((\d{1,6})\)`)
 	overviewRE  = regexp.MustCompile(`(?i)#+\s*(?:pull request overview|copilot review overview)`)
 )

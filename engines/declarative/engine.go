@@ -86,6 +86,9 @@ func (e *Engine) Definition() Definition { return e.def }
 // Name implements engines.Engine.
 func (e *Engine) Name() string { return e.def.Name }
 
+// EngineAuthor implements engines.Authored.
+func (e *Engine) EngineAuthor() engines.Author { return e.author }
+
 // TriggerBody implements engines.Engine.
 func (e *Engine) TriggerBody() string { return e.def.Trigger }
 

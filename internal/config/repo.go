@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 
@@ -32,6 +35,9 @@ type Repo struct {
 	PathsIgnore []string
 	// Prices are the `prices` of the cost ledger's estimate (CL1).
 	Prices report.Prices
+	// Texts are the `engine_texts` the repository adds to each engine's
+	// words: proof, quota, error, skip (S12).
+	Texts map[string][]engines.TextPattern
 }
 
 // LoadRepo reads the repository config file from the checkout.
@@ -70,6 +76,9 @@ func ParseRepo(raw []byte, file string) (Repo, error) {
 		problems = append(problems, ProblemLines(err)...)
 	} else if err := strictEngines(raw); err != nil {
 		problems = append(problems, ProblemLines(fmt.Errorf("engines: %w", err))...)
+	}
+	if rc.Texts, err = engines.ParseEngineTexts(raw, engines.OriginRepository); err != nil {
+		problems = append(problems, ProblemLines(err)...)
 	}
 	if rc.Catalogue, err = triage.LoadCatalogue(raw); err != nil {
 		rc.Catalogue = triage.Builtin()
@@ -127,6 +136,17 @@ func BuildRegistry(cfg Config, rc Repo) (*engines.Registry, error) {
 	r, err := builtin.Registry(builtin.Options{Claude: claude.Options{JobName: cfg.ClaudeWorkflowJob}, Definitions: rc.Definitions})
 	if err != nil {
 		return nil, fmt.Errorf("engine definitions: %w", err)
+	}
+	// S12: phrases for an engine review-loop does not know would be read
+	// nowhere: a typo in a name is an error, not silence.
+	var errs []error
+	for _, e := range slices.Sorted(maps.Keys(rc.Texts)) {
+		if _, ok := r.Lookup(e); !ok {
+			errs = append(errs, fmt.Errorf("engine_texts.%s: unknown engine (known: %s)", e, strings.Join(r.Names(), ", ")))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return r, nil
 }
