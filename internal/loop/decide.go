@@ -424,8 +424,8 @@ func (d *decider) classify(e *eval) {
 			e.note = acceptNote(v)
 		}
 		if e.verdict == VerdictUnproven {
-			// S8: awaited within the waiting bound; the verdict is given
-			// when the bound marks it, or at hand-back.
+			// S8: awaited only until S11 marks it (its signal is in, or,
+			// with none, its latency has passed), or until hand-back.
 			e.verdict = ""
 		}
 	}
@@ -807,7 +807,7 @@ func (d *decider) terminal(b3 bool) {
 	case len(unproven) > 0:
 		// S8: an engine whose latest text is not a finished review of the
 		// head ends the loop at the waiting bound, named with its text.
-		d.handBack(EndBound, "W1(g): no proof of a finished review of the head within the waiting bound: "+strings.Join(unproven, "; "))
+		d.handBack(EndBound, "W1(g): no proof of a finished review of the head (S8, S11): "+strings.Join(unproven, "; "))
 	case b3:
 		d.handBack(EndBound, fmt.Sprintf("B3: idle since %s, %s without progress", stamp(d.idleSince()), d.obs.Now.Sub(d.idleSince()).Round(time.Minute)))
 	case hung:
