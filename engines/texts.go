@@ -114,12 +114,40 @@ const maxPhrase = 200
 // and skip above all). Every problem is reported, each naming its field
 // (`engine_texts.bugbot.proof[1].pattern: …`); engine names are checked
 // against the registry by the caller.
-func ParseEngineTexts(data []byte, origin string) (map[string][]TextPattern, error) {
-	var raw struct {
-		Texts map[string]map[string][]any `yaml:"engine_texts"`
-	}
-	if err := yaml.Unmarshal(data, &raw); err != nil {
+func ParseEngineTexts(data []byte, origin string) (out map[string][]TextPattern, err error) {
+	defer func() {
+		// The YAML decoder panics on some malformed input (found by
+		// FuzzRule_S12_EngineTextsParse): a bad file is an error, never a
+		// crash.
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("engine_texts: the YAML could not be read (%v)", r)
+		}
+	}()
+	var top map[string]any
+	if err := yaml.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("engine_texts: %w", err)
+	}
+	var raw struct{ Texts map[string]map[string][]any }
+	if v, ok := top["engine_texts"]; ok && v != nil {
+		engines, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("engine_texts: a map of engine names")
+		}
+		raw.Texts = map[string]map[string][]any{}
+		for e, cv := range engines {
+			classes, ok := cv.(map[string]any)
+			if !ok && cv != nil {
+				return nil, fmt.Errorf("engine_texts.%s: a map of classes", e)
+			}
+			raw.Texts[e] = map[string][]any{}
+			for c, lv := range classes {
+				list, ok := lv.([]any)
+				if !ok && lv != nil {
+					return nil, fmt.Errorf("engine_texts.%s.%s: a list of phrases or patterns", e, c)
+				}
+				raw.Texts[e][c] = list
+			}
+		}
 	}
 	names := make([]string, len(TextClasses))
 	for i, c := range TextClasses {
@@ -127,7 +155,7 @@ func ParseEngineTexts(data []byte, origin string) (map[string][]TextPattern, err
 	}
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	out := map[string][]TextPattern{}
+	out = map[string][]TextPattern{}
 	for _, e := range slices.Sorted(mapKeysOf(raw.Texts)) {
 		if !textNameRE.MatchString(e) {
 			bad("engine_texts.%s: an engine name is lower-case letters, digits and dashes", e)
@@ -275,8 +303,28 @@ const KindRepositoryProof = "repository-proof"
 // proves only a review of the head, by the engine, whose material the
 // adapter found readable and no exception marks: it never lifts an
 // exception the adapter found, and never proves another commit.
+//
+// With nothing on the head yet, a pause text in the engine's comments
+// makes it PAUSED (ST6).
 func ApplyTexts(v *loop.EngineView, obs *github.Observation, author Author, ps []TextPattern) {
-	if v.Signal != loop.SignalDone || obs == nil || len(ps) == 0 {
+	if obs == nil || len(ps) == 0 {
+		return
+	}
+	if v.Signal == loop.SignalNone && v.Paused == "" {
+		for _, p := range ps {
+			if p.Class != TextPause {
+				continue
+			}
+			for _, c := range IssueCommentsBy(obs, author) {
+				if i := p.find(c.Body); i >= 0 && (p.Surface == "any" || p.Surface == "comment") {
+					v.Paused = fmt.Sprintf("%s paused its reviews («%s», the repository's pause text): it reviews no push until asked for one review; review-loop never resumes its automatic reviews (ST6)",
+						v.Engine, lineAt(c.Body, i))
+					return
+				}
+			}
+		}
+	}
+	if v.Signal != loop.SignalDone {
 		return
 	}
 	var head *github.Review

@@ -64,14 +64,21 @@ func LoadRepo(workspace, file string) (Repo, error) {
 // problem is reported at once, one line each, each line naming the file
 // once: a YAML syntax error is one line with its line and column, an
 // unknown key is an error with the nearest known one.
-func ParseRepo(raw []byte, file string) (Repo, error) {
-	rc := Repo{Catalogue: triage.Builtin()}
+func ParseRepo(raw []byte, file string) (rc Repo, err error) {
+	defer func() {
+		// The YAML decoder panics on some malformed input (a bare "!" tag
+		// under a typed list): a bad file is an error naming it, never a
+		// crash of the cycle.
+		if r := recover(); r != nil {
+			rc, err = Repo{Catalogue: triage.Builtin()}, fmt.Errorf("%s: the file could not be read as YAML (%v)", file, r)
+		}
+	}()
+	rc = Repo{Catalogue: triage.Builtin()}
 	var top map[string]any
 	if err := yaml.Unmarshal(raw, &top); err != nil {
 		return rc, fileProblems(file, ProblemLines(err))
 	}
 	problems := checkRepoKeys(top)
-	var err error
 	if rc.Definitions, err = declarative.ParseDefinitions(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
 	} else if err := strictEngines(raw); err != nil {

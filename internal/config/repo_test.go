@@ -152,3 +152,14 @@ func TestRule_S12_EngineTextsOfTheRepositoryConfig(t *testing.T) {
 		t.Fatalf("bad texts: %v", err)
 	}
 }
+
+// A config file the YAML decoder cannot read (it panics on a bare "!" tag
+// under a typed list, found by FuzzRule_S12_EngineTextsParse) is an error
+// naming the file, never a crash.
+func TestRule_C2_AConfigTheDecoderChokesOnIsAnError(t *testing.T) {
+	t.Parallel()
+	_, err := ParseRepo([]byte("engines:\n - name: a\n   kinds:\n     ! #00000000000000000000000000000000000"), configFile)
+	if err == nil || !strings.Contains(err.Error(), configFile) {
+		t.Fatalf("err = %v, want an error naming the file", err)
+	}
+}

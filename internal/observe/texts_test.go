@@ -82,3 +82,23 @@ func TestRule_S12_ARepositorysTextsAddToAnEnginesWords(t *testing.T) {
 		t.Fatalf("a stranger's post changed Bugbot's reading: proof %+v, material %s", v.Proof, v.Material)
 	}
 }
+
+// S12 with ST6: a repository's pause text read on the engine's comment,
+// with nothing on the head, makes it PAUSED rather than pending.
+func TestRule_S12_ARepositorysPauseTextPausesTheEngine(t *testing.T) {
+	t.Parallel()
+	texts, err := engines.ParseEngineTexts([]byte("engine_texts:\n  bugbot:\n    pause: [\"Bugbot is paused for this pull request\"]\n"), engines.OriginRepository)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &github.Observation{Owner: "o", Repo: "r", Number: 1, HeadSHA: "1111111111111111111111111111111111111111", Complete: true,
+		IssueComments: []github.IssueComment{{DatabaseID: 3, Author: github.Actor{Login: "cursor", DatabaseID: bugbot.BotID, IsBot: true},
+			Body: "Bugbot is paused for this pull request until you ask.", CreatedAt: time.Unix(0, 0), UpdatedAt: time.Unix(0, 0)}}}
+	v := Views(nil, []engines.Engine{bugbot.New()}, o, engines.Env{Texts: texts})[0]
+	if !strings.Contains(v.Paused, "paused its reviews") {
+		t.Fatalf("paused %q, want PAUSED by the repository's text", v.Paused)
+	}
+	if v := Views(nil, []engines.Engine{bugbot.New()}, o, engines.Env{})[0]; v.Paused != "" {
+		t.Fatalf("paused %q without the text", v.Paused)
+	}
+}
