@@ -15,8 +15,10 @@ import (
 // accept applies `accept <engine>` (S11): the maintainer's word is proof
 // that the engine finished reviewing cmd.Head, for that head only. An
 // engine the loop does not drive, or no head, is an error and records
-// nothing. A loop that handed back because that engine was UNPROVEN on
-// that head goes on.
+// nothing. The engine's mark on that head (UNPROVEN, or ERRORED) is
+// lifted and a loop that handed back at a bound or for an error goes on:
+// the next cycle reads the engine again, where the word stands in only
+// for its proof (withAcceptance), so a real error marks it again.
 func accept(s state.State, cmd Command) (state.State, error) {
 	engine := strings.ToLower(strings.TrimSpace(cmd.Engine))
 	switch {
@@ -36,13 +38,16 @@ func accept(s state.State, cmd Command) (state.State, error) {
 	s.Accepted = slices.DeleteFunc(s.Accepted, func(a state.Acceptance) bool { return a.Engine == engine })
 	s.Accepted = append(s.Accepted, state.Acceptance{Engine: engine, SHA: cmd.Head, By: cmd.By, At: cmd.At})
 	es := s.EngineStates[engine]
-	if es.Mark == state.MarkUnproven && es.MarkSHA == cmd.Head {
-		es.Mark, es.MarkSHA, es.MarkNote = "", "", ""
+	if (es.Mark == state.MarkUnproven || es.Mark == state.MarkErrored) && es.MarkSHA == cmd.Head {
+		// The mark the word answers (UNPROVEN, or S7's completed run with
+		// nothing of the head) is lifted; the next cycle reads the engine
+		// again, and a real error marks it again.
+		es.Mark, es.MarkSHA, es.MarkNote, es.ConsecutiveErrors = "", "", "", 0
 		if s.EngineStates == nil {
 			s.EngineStates = map[string]state.EngineState{}
 		}
 		s.EngineStates[engine] = es
-		if s.Status == state.StatusDone && s.EndReason == string(EndBound) {
+		if s.Status == state.StatusDone && (s.EndReason == string(EndBound) || s.EndReason == string(EndError)) {
 			s.Status, s.EndReason = state.StatusActive, ""
 		}
 	}

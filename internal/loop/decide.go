@@ -282,6 +282,10 @@ func (d *decider) evaluate(record bool) {
 				es.ConsecutiveErrors++
 				es.LastErrorSignalID = v.SignalID
 				es.Mark, es.MarkSHA, es.MarkNote = state.MarkErrored, d.head, materialNote(v)
+				if v.Material == MaterialUnproven {
+					// S11: nothing proves a review of the head; a person may.
+					es.MarkNote += "; " + acceptOffer(v.Engine)
+				}
 			} else if e.rs == Done && v.Material == MaterialOK {
 				es.ConsecutiveErrors = 0
 			}

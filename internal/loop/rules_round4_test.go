@@ -213,3 +213,38 @@ func TestRule_CV7_UnreadablePushesMeanNoFixThisCycle(t *testing.T) {
 		t.Fatalf("plan %s (%s): fixed after an outside push whose commits were never read", p.Action, p.Why)
 	}
 }
+
+// S11 with S7: a completed signal with nothing of the head at all (Bugbot
+// neutral, no review) is not proven either; the hand-back offers accept,
+// and a maintainer's accept is its proof for that head.
+func TestRule_S11_AcceptAnswersACompletedRunWithNoReviewOfTheHead(t *testing.T) {
+	t.Parallel()
+	cfg := DefaultConfig()
+	st := active(sha1, "bugbot")
+	v := EngineView{Engine: "bugbot", Installed: true, TriggerAvailable: true, CompletionSignal: true, Signal: SignalDone,
+		Material: MaterialUnproven, MaterialNote: "check run \"Cursor Bugbot\" concluded neutral with no Bugbot review of the head"}
+	p, handed := Decide(st, obs(sha1, time.Minute, v), cfg)
+	if p.Action != ActionHandBack {
+		t.Fatalf("plan %s (%s), want a hand-back", p.Action, p.Why)
+	}
+	if r := report(t, p, "bugbot"); !strings.Contains(r.Note, "@review-loop accept bugbot") {
+		t.Fatalf("report %+v does not offer accept", r)
+	}
+	accepted, err := ApplyCommand(handed, Command{Kind: CommandAccept, Engine: "bugbot", Head: sha1, By: "alice", At: t0.Add(2 * time.Minute)})
+	if err != nil || accepted.Status != state.StatusActive {
+		t.Fatalf("accept: %v, status %s; want the loop going on", err, accepted.Status)
+	}
+	p, _ = Decide(accepted, obs(sha1, 3*time.Minute, v), cfg)
+	wantAction(t, p, ActionHandBack, EndClean)
+	if r := report(t, p, "bugbot"); r.Verdict != VerdictClean || !strings.Contains(r.Note, "accepted by @alice") {
+		t.Fatalf("report %+v", r)
+	}
+	// A real error is no question of proof: accept does not make it clean.
+	errored := v
+	errored.Material, errored.MaterialNote = MaterialErrored, "check run concluded failure"
+	_, h2 := Decide(active(sha1, "bugbot"), obs(sha1, time.Minute, errored), cfg)
+	a2, _ := ApplyCommand(h2, Command{Kind: CommandAccept, Engine: "bugbot", Head: sha1, By: "alice", At: t0.Add(2 * time.Minute)})
+	if p, _ := Decide(a2, obs(sha1, 3*time.Minute, errored), cfg); p.EndReason == EndClean {
+		t.Fatal("accept made an errored engine clean")
+	}
+}
