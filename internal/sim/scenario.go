@@ -363,7 +363,7 @@ type PushEvent struct {
 
 // FaultEvent is a fault injected into the fake GitHub.
 type FaultEvent struct {
-	Match         string   `yaml:"match"` // "METHOD /path", "graphql:<root>" or "*"; {owner}, {repo}, {number} are filled in
+	Match         string   `yaml:"match"` // "METHOD /path", "METHOD /path*" (a prefix), "graphql:<root>" or "*"; {owner}, {repo}, {number} are filled in
 	Status        int      `yaml:"status"`
 	Times         int      `yaml:"times"`
 	RetryAfter    int      `yaml:"retry_after"`
