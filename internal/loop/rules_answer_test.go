@@ -1,5 +1,10 @@
 package loop
 
+// These tests hold what the loop does with what it cannot prove or read:
+// an UNPROVEN engine handed back at once and answered by a maintainer's
+// accept (S11), a paused engine asked for one review (ST6), pushes that
+// cannot be read (CV7).
+
 import (
 	"slices"
 	"strings"
