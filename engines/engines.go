@@ -78,6 +78,9 @@ type Env struct {
 	// Triggers are the loop's last trigger per engine, from its state
 	// (absent when the loop never triggered the engine).
 	Triggers map[string]Trigger
+	// Texts are the phrases the repository's config adds to each engine's
+	// words (S12), read on the engine's own posts after its adapter.
+	Texts map[string][]TextPattern
 }
 
 // PRRef names the pull request a trigger targets.

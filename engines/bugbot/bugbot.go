@@ -63,6 +63,9 @@ func (*Bugbot) Capabilities() engines.Capabilities {
 	}
 }
 
+// EngineAuthor implements engines.Authored.
+func (*Bugbot) EngineAuthor() engines.Author { return Author }
+
 // NoTokenNote explains why Bugbot cannot be triggered without a user token.
 const NoTokenNote = "Bugbot ignores `bugbot run` when a bot or app posts it and no trigger token was given: relying on Bugbot's automatic review of every push"
 
@@ -74,6 +77,8 @@ func (*Bugbot) Observe(obs *github.Observation, env engines.Env) loop.EngineView
 		TriggerAvailable: env.HasTriggerToken,
 		Material:         loop.MaterialPending,
 		Incremental:      true,
+		// Its check run completes when its review does (S10, S11).
+		CompletionSignal: true,
 	}
 	if !env.HasTriggerToken {
 		v.TriggerNote = NoTokenNote
@@ -223,7 +228,8 @@ func checkOnly(v *loop.EngineView, obs *github.Observation, cr *github.CheckRun,
 
 // checkExceptionRE are the words of a Bugbot check output that say the
 // run reviewed nothing: cancelled, skipped, failed (testdata 08 C, D).
-var checkExceptionRE = regexp.MustCompile(`(?i)run cancelled|\bcancell?ed\b|\bskipped\b|failed to run|run failed|\berror\b`)
+// They live in engines/defs/bugbot.yaml (S12).
+var checkExceptionRE = engines.BuiltinText(Name, KindCheckException)
 
 // checkException is the exception a Bugbot check output states (S10:
 // exceptions win over the signal), or "".
@@ -280,7 +286,7 @@ func usageLimit(obs *github.Observation, cr *github.CheckRun) *loop.QuotaNotice 
 }
 
 var (
-	usageRE = regexp.MustCompile(`(?i)couldn[’']?t run\s*[-–—:]\s*usage limit reached|hit a usage or spend limit`)
+	usageRE = engines.BuiltinText(Name, KindUsageLimit)
 	tagRE   = regexp.MustCompile(`<[^>]*>`)
 )
 

@@ -1,8 +1,6 @@
 package bugbot
 
 import (
-	"regexp"
-
 	"github.com/review-loop/review-loop/engines"
 )
 
@@ -26,6 +24,9 @@ const (
 	// run when it clears them: "Stale Bugbot comment from a previous
 	// run." (bugbot/11-… A). Not a review.
 	KindStaleReview = "stale-review"
+	// KindCheckException is a check output's word that the run reviewed
+	// nothing (cancelled, skipped, failed): an exception (S10).
+	KindCheckException = "check-exception"
 )
 
 var proofKinds = []engines.ProofKind{
@@ -39,13 +40,12 @@ var proofKinds = []engines.ProofKind{
 // API-triggered clean run may post no review).
 func (*Bugbot) ProofKinds() []engines.ProofKind { return proofKinds }
 
+// Bugbot's words live in its definition, engines/defs/bugbot.yaml (S12).
 var (
-	// "using default effort" / "using high effort" is the same finished
-	// review in the 2026 wording (bugbot/11-… C).
-	reviewCleanRE    = regexp.MustCompile(`(?m)^\s*(?:✅\s*)?(?:Cursor )?Bugbot (?:has )?reviewed your changes(?: using \w{1,20} effort)? and found no new (?:issues|bugs)!?`)
-	reviewFindingsRE = regexp.MustCompile(`(?m)^\s*(?:<!--[^>]*-->\s*)?Cursor Bugbot has reviewed your changes(?: using \w{1,20} effort)? and found (\d{1,6}) potential (?:issues?|bugs?)\.?`)
-	freeTierRE       = regexp.MustCompile(`(?i)this PR is being reviewed by Cursor Bugbot`)
-	staleRE          = regexp.MustCompile(`(?i)<!--\s*BUGBOT_REVIEW_STALE\s*-->|Stale Bugbot comment from a previous run`)
+	reviewCleanRE    = engines.BuiltinText(Name, KindReviewClean)
+	reviewFindingsRE = engines.BuiltinText(Name, KindReviewFindings)
+	freeTierRE       = engines.BuiltinText(Name, KindFreeTierNotice)
+	staleRE          = engines.BuiltinText(Name, KindStaleReview)
 )
 
 // Classify implements engines.Prover.

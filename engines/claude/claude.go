@@ -96,6 +96,9 @@ func New(opts Options) *Claude {
 // Name implements engines.Engine.
 func (*Claude) Name() string { return Name }
 
+// EngineAuthor implements engines.Authored.
+func (c *Claude) EngineAuthor() engines.Author { return c.author }
+
 // TriggerBody implements engines.Engine.
 func (*Claude) TriggerBody() string { return TriggerBody }
 
@@ -160,7 +163,9 @@ func (c *Claude) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Prose:                    true,
 		MultiVerdict:             true,
 		WithholdUntilFirstReview: true,
-		Material:                 loop.MaterialPending,
+		// The review workflow's run or the managed check (S10, S11).
+		CompletionSignal: true,
+		Material:         loop.MaterialPending,
 	}
 	if ok, why := c.Installed(obs, env); !ok {
 		v.Installed, v.NotInstalled = false, why
@@ -563,9 +568,10 @@ type Comment struct {
 }
 
 var (
-	workingRE  = regexp.MustCompile(`(?i)^\s*(?:Claude Code is working|\*\*Claude working|#+\s*Review in progress)`)
-	finishedRE = regexp.MustCompile(`(?i)\*\*Claude finished\b`)
-	erroredRE  = regexp.MustCompile(`(?i)\*\*Claude encountered an error\b`)
+	// Claude's words live in its definition, engines/defs/claude.yaml (S12).
+	workingRE  = engines.BuiltinText(Name, KindActionWorking)
+	finishedRE = engines.BuiltinText(Name, KindActionFinished)
+	erroredRE  = engines.BuiltinText(Name, KindActionError)
 	cleanRE    = regexp.MustCompile(`(?i)No issues found\.`)
 )
 

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -42,8 +41,9 @@ var proofKinds = []engines.ProofKind{
 func (*Claude) ProofKinds() []engines.ProofKind { return proofKinds }
 
 var (
-	pluginSummaryRE = regexp.MustCompile(`(?m)^\s*#{2,3}\s*Code review\s*$`)
-	managedFoundRE  = regexp.MustCompile(`(?i)Code review found (\d{1,6}) potential issues?|found (\d{1,6}) candidates?, confirmed (\d{1,6})`)
+	// Claude's words live in its definition, engines/defs/claude.yaml (S12).
+	pluginSummaryRE = engines.BuiltinText(Name, KindPluginSummary)
+	managedFoundRE  = engines.BuiltinText(Name, KindManagedCheck)
 )
 
 // Classify implements engines.Prover.

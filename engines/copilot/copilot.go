@@ -101,6 +101,9 @@ func New() *Copilot { return &Copilot{} }
 // Name implements engines.Engine.
 func (*Copilot) Name() string { return Name }
 
+// EngineAuthor implements engines.Authored.
+func (*Copilot) EngineAuthor() engines.Author { return Author }
+
 // TriggerBody implements engines.Engine: Copilot is triggered by a review
 // request, not a comment.
 func (*Copilot) TriggerBody() string { return "" }
@@ -118,7 +121,10 @@ func (*Copilot) Capabilities() engines.Capabilities {
 
 // Observe implements engines.Engine.
 func (*Copilot) Observe(obs *github.Observation, env engines.Env) loop.EngineView {
-	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending}
+	// Its review of the head (or its dynamic workflow's run) is its
+	// completion signal (S10, S11).
+	v := loop.EngineView{Engine: Name, Installed: true, TriggerAvailable: true, Signal: loop.SignalNone, Material: loop.MaterialPending,
+		CompletionSignal: true}
 
 	reviews := engines.ReviewsBy(obs, Author)
 	v.Reviews = engines.Refs(reviews, func(github.Review) bool { return true })
@@ -272,7 +278,7 @@ func (*Copilot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef
 	}
 }
 
-var quotaRE = regexp.MustCompile(`(?i)quota|rate[ -]?limit|usage limit|premium request|allowance|too many requests|exceeded`)
+var quotaRE = engines.BuiltinText(Name, "check-quota")
 
 // QuotaRefusal reads a refused Copilot review request as a quota stop
 // (T8): 429, or 422/403 whose message names a quota or rate limit. The
@@ -331,14 +337,11 @@ type Overview struct {
 }
 
 var (
-	// Any sentence saying Copilot could not review is an error: the
-	// known ones (07-…, 13-…) and the same refusal in other words, which
-	// must win over a green dynamic check (S10: exceptions always win).
-	errorRE     = regexp.MustCompile(`(?i)encountered an error and was unable to review|wasn.t able to review any files|wasn.t able to review[^\n]*maximum number of files|unable to review this pull request|(?:could ?n[o’']t|can ?n[o’']t|(?:is|was) unable to|wasn[’']t able to|failed to) (?:review|complete (?:the|this|a) review)`)
-	partialRE   = regexp.MustCompile(`(?i)unable to run its full agentic suite`)
+	errorRE     = engines.BuiltinText(Name, PostError)
+	partialRE   = engines.BuiltinText(Name, PostPartialSuite)
 	generatedRE = regexp.MustCompile(`(?i)generated\s+(\d+|no)\s+(?:new\s+)?comments?`)
 	suppressRE  = regexp.MustCompile(`(?i)Comments suppressed due to low confidence\s*\((\d+)\)`)
-	findingsRE  = regexp.MustCompile(`(?i)\*\*Findings:\*\*\s*(None|\d+)`)
+	findingsRE  = engines.BuiltinText(Name, PostOverviewV2)
 	missedRE    = regexp.MustCompile(`(?i)Previously missed\s*\((\d{1,6})\)`)
 	overviewRE  = regexp.MustCompile(`(?i)#+\s*(?:pull request overview|copilot review overview)`)
 	// The 2026-09 layout's counts, in its "Review details" list

@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"regexp"
-
 	"github.com/review-loop/review-loop/engines"
 )
 
@@ -42,9 +40,10 @@ var proofKinds = []engines.ProofKind{
 // proof.
 func (*Copilot) ProofKinds() []engines.ProofKind { return proofKinds }
 
+// Copilot's words live in its definition, engines/defs/copilot.yaml (S12).
 var (
-	quotaBodyRE = regexp.MustCompile(`(?i)(?:has|have) reached (?:their|your|the) (?:\S+ )?quota limit|quota limit (?:has been )?reached`)
-	classicRE   = regexp.MustCompile(`(?i)Copilot reviewed \d{1,6} out of \d{1,6} changed files in this pull request and generated (?:\d{1,6}|no)(?: new)? comments?`)
+	quotaBodyRE = engines.BuiltinText(Name, PostQuota)
+	classicRE   = engines.BuiltinText(Name, PostOverviewClassic)
 )
 
 // Classify implements engines.Prover.

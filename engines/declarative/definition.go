@@ -76,6 +76,11 @@ type Definition struct {
 	// last review as completing without a review ("Review skipped"):
 	// never clean (S7).
 	UnprovenPhrases []string `yaml:"unproven_phrases"`
+	// PausePhrases mark a comment of the engine as its reviews being
+	// paused (CodeRabbit's "Reviews paused" after N reviewed commits): with
+	// nothing on the head, the engine is PAUSED, not pending, and the loop
+	// asks for one review with Trigger, never resumes it (ST6).
+	PausePhrases []string `yaml:"pause_phrases"`
 	// Incremental engines do not re-post still-present findings: their
 	// unresolved threads stay active across reviews (ST5).
 	Incremental bool `yaml:"incremental"`
@@ -143,7 +148,7 @@ type SeverityMarker struct {
 var (
 	nameRE     = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 	kindNameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
-	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit", "summary_commits", "running_markers", "status_context"}
+	fieldKeys  = []string{"name", "author", "allow_user_author", "check_run", "check_run_app", "trigger", "accepts_bot_trigger", "severity_markers", "id_marker", "title_marker", "category_marker", "clean_phrases", "summary_count", "error_phrases", "quota_phrases", "quota_waits", "unproven_phrases", "pause_phrases", "incremental", "reviews_pushes", "body_sections", "kinds", "reviewed_commit", "summary_commits", "running_markers", "status_context"}
 )
 
 // ParseDefinitions reads the `engines:` list of a YAML document (other
@@ -258,6 +263,14 @@ func (d Definition) validate() []error {
 			}
 			bad(fmt.Sprintf("%s[%d]", field, j), "empty phrase")
 		}
+	}
+	for j, p := range d.PausePhrases {
+		if strings.TrimSpace(p) == "" {
+			bad(fmt.Sprintf("pause_phrases[%d]", j), "empty phrase")
+		}
+	}
+	if len(d.PausePhrases) > 0 && d.Trigger == "" {
+		bad("pause_phrases", "a paused engine is asked for one review with its trigger: set trigger")
 	}
 	for j, k := range d.Kinds {
 		at := fmt.Sprintf("kinds[%d]", j)

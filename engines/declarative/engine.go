@@ -94,6 +94,9 @@ func (e *Engine) Definition() Definition { return e.def }
 // Name implements engines.Engine.
 func (e *Engine) Name() string { return e.def.Name }
 
+// EngineAuthor implements engines.Authored.
+func (e *Engine) EngineAuthor() engines.Author { return e.author }
+
 // TriggerBody implements engines.Engine.
 func (e *Engine) TriggerBody() string { return e.def.Trigger }
 
@@ -153,6 +156,8 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		Installed:        true,
 		TriggerAvailable: e.def.Trigger != "" && (e.def.AcceptsBotTrigger || env.HasTriggerToken),
 		Incremental:      e.def.Incremental,
+		// Only a check run is a completion signal of its own (S11).
+		CompletionSignal: e.def.CheckRun != "",
 		Signal:           loop.SignalNone,
 		Material:         loop.MaterialPending,
 	}
@@ -225,6 +230,9 @@ func (e *Engine) Observe(obs *github.Observation, env engines.Env) loop.EngineVi
 		// wins over a green check: the engine is RUNNING.
 		v.Signal, v.MaterialNote, v.Unproven = loop.SignalRunning, running, running
 		return v
+	}
+	if v.Signal == loop.SignalNone {
+		v.Paused = e.paused(obs)
 	}
 	if v.Signal != loop.SignalDone {
 		return v
@@ -398,6 +406,38 @@ func (e *Engine) isException(body string) bool {
 		}
 	}
 	return false
+}
+
+// paused is ST6: the engine's comment (CodeRabbit's walkthrough, edited
+// in place) that says its reviews are paused, as the status comment
+// words it with the one-review command the loop asks with; "" when none
+// does. Only an engine with nothing on the head is read as paused.
+func (e *Engine) paused(obs *github.Observation) string {
+	var text string
+	var at time.Time
+	for _, c := range engines.IssueCommentsBy(obs, e.author) {
+		for _, p := range e.def.PausePhrases {
+			if i := strings.Index(c.Body, p); i >= 0 && !c.UpdatedAt.Before(at) {
+				start := strings.LastIndex(c.Body[:i], "\n") + 1
+				line, _, _ := strings.Cut(c.Body[start:], "\n")
+				text, at = cmp.Or(clean(line), p), c.UpdatedAt
+				break
+			}
+		}
+	}
+	if text == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s paused its reviews («%s»): it reviews no push until asked for one review with %q; review-loop never resumes its automatic reviews (ST6)",
+		e.def.Name, clip(text, 80), e.def.Trigger)
+}
+
+// clip cuts s to at most n runes.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 func (e *Engine) errorPhrase(body string) string {

@@ -32,6 +32,10 @@ func (c *prCycle) command(ctx context.Context) (loop.CommandEnd, error) {
 		c.observeQuiet(ctx, false)
 		req.Command.Known = loop.KnownFindings(c.views, c.obs.HeadSHA)
 	}
+	if req.Denied == "" && cmd.Kind == event.CommandAccept {
+		// S11: the word holds for the head the maintainer saw, read now.
+		req.Command.Engine, req.Command.Head, req.Command.By = cmd.Engine, c.obs.HeadSHA, cmp.Or(c.wake.Source, c.wake.Actor)
+	}
 	if req.Denied == "" && cmd.Kind == event.CommandStart && len(cmd.Engines) > 0 {
 		req.Engines, req.EnginesErr = c.registry.ParseNames(strings.Join(cmd.Engines, ","))
 	}

@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 
+	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/judge"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
@@ -52,7 +53,7 @@ func (c *prCycle) ourWorkflow() string {
 
 // selectEngines decides the loop's engines (IN2, observe.SelectEngines).
 func (c *prCycle) selectEngines(ctx context.Context) error {
-	c.env = observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
+	c.env = c.engineEnv()
 	sel, err := observe.SelectEngines(ctx, c.gh, c.Log, c.owner, c.repo, c.number, c.registry, c.obs, c.env, c.st, c.cfg.Engines)
 	for _, n := range sel.Notices {
 		c.gha.Noticef("review-loop: %s", n)
@@ -63,7 +64,7 @@ func (c *prCycle) selectEngines(ctx context.Context) error {
 
 // selectEnginesQuiet selects engines for a report without failing.
 func (c *prCycle) selectEnginesQuiet() {
-	c.env = observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
+	c.env = c.engineEnv()
 	names := c.st.Engines
 	if len(names) == 0 {
 		names = c.cfg.Engines
@@ -124,4 +125,12 @@ func (c *prCycle) keepChangedChars() {
 	if n := c.obs.DiffChars; n != nil {
 		c.st = loop.RecordDiffChars(c.st, c.obs.BaseSHA, c.obs.HeadSHA, *n)
 	}
+}
+
+// engineEnv is what the engines know besides the observation, with the
+// phrases the repository's config adds to their words (S12).
+func (c *prCycle) engineEnv() engines.Env {
+	env := observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
+	env.Texts = c.repoCfg.Texts
+	return env
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,6 +34,9 @@ type Repo struct {
 	PathsIgnore []string
 	// Prices are the `prices` of the cost ledger's estimate (CL1).
 	Prices report.Prices
+	// Texts are the `engine_texts` the repository adds to each engine's
+	// words: proof, quota, error, skip (S12).
+	Texts map[string][]engines.TextPattern
 }
 
 // LoadRepo reads the repository config file from the checkout.
@@ -59,14 +63,21 @@ func LoadRepo(workspace, file string) (Repo, error) {
 // problem is reported at once, one line each, each line naming the file
 // once: a YAML syntax error is one line with its line and column, an
 // unknown key is an error with the nearest known one.
-func ParseRepo(raw []byte, file string) (Repo, error) {
-	rc := Repo{Catalogue: triage.Builtin()}
+func ParseRepo(raw []byte, file string) (rc Repo, err error) {
+	defer func() {
+		// The YAML decoder panics on some malformed input (a bare "!" tag
+		// under a typed list): a bad file is an error naming it, never a
+		// crash of the cycle.
+		if r := recover(); r != nil {
+			rc, err = Repo{Catalogue: triage.Builtin()}, fmt.Errorf("%s: the file could not be read as YAML (%v)", file, r)
+		}
+	}()
+	rc = Repo{Catalogue: triage.Builtin()}
 	var top map[string]any
 	if err := yaml.Unmarshal(raw, &top); err != nil {
 		return rc, fileProblems(file, ProblemLines(err))
 	}
 	problems := checkRepoKeys(top)
-	var err error
 	if rc.Definitions, err = declarative.ParseDefinitions(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
 	}
@@ -74,6 +85,9 @@ func ParseRepo(raw []byte, file string) (Repo, error) {
 	// body_sections…), which ParseDefinitions checks at the top of each
 	// definition only, named by their path.
 	problems = append(problems, newProblems(problems, unknownKeys(top, "engines"))...)
+	if rc.Texts, err = engines.ParseEngineTexts(raw, engines.OriginRepository); err != nil {
+		problems = append(problems, ProblemLines(err)...)
+	}
 	if rc.Catalogue, err = triage.LoadCatalogue(raw); err != nil {
 		rc.Catalogue = triage.Builtin()
 		problems = append(problems, ProblemLines(err)...)
@@ -146,6 +160,17 @@ func BuildRegistry(cfg Config, rc Repo) (*engines.Registry, error) {
 	r, err := builtin.Registry(builtin.Options{Claude: claude.Options{JobName: cfg.ClaudeWorkflowJob}, Definitions: rc.Definitions})
 	if err != nil {
 		return nil, fmt.Errorf("engine definitions: %w", err)
+	}
+	// S12: phrases for an engine review-loop does not know would be read
+	// nowhere: a typo in a name is an error, not silence.
+	var errs []error
+	for _, e := range slices.Sorted(maps.Keys(rc.Texts)) {
+		if _, ok := r.Lookup(e); !ok {
+			errs = append(errs, fmt.Errorf("engine_texts.%s: unknown engine (known: %s)", e, strings.Join(r.Names(), ", ")))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return r, nil
 }

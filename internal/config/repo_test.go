@@ -19,7 +19,7 @@ func TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean(t *testing.T) {
 		{"sharedpaths: [src/lib/**]\n", `did you mean shared_paths?`},
 		{"pattern:\n  - id: x\n", `pattern: unknown key (did you mean patterns?`},
 		{"price:\n  bugbot: 1\n", `did you mean prices?`},
-		{"colour: blue\n", `colour: unknown key (known: engines, paths_ignore, patterns, prices, shared_paths)`},
+		{"colour: blue\n", `colour: unknown key (known: engine_texts, engines, paths_ignore, patterns, prices, shared_paths)`},
 	} {
 		_, err := ParseRepo([]byte(tc.doc), configFile)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -125,5 +125,41 @@ func TestRule_TR2_SharedPathsKeyOfTheRepositoryConfig(t *testing.T) {
 	}
 	if !slices.Equal(rc.SharedPaths, []string{"src/lib/**"}) {
 		t.Errorf("shared paths %v, want [src/lib/**]", rc.SharedPaths)
+	}
+}
+
+// S12: the repository's config adds texts per engine (engine_texts),
+// checked like the rest of the file, and a name that is no engine is an
+// error rather than phrases read nowhere.
+func TestRule_S12_EngineTextsOfTheRepositoryConfig(t *testing.T) {
+	t.Parallel()
+	rc, err := ParseRepo([]byte("engine_texts:\n  copilot:\n    quota: [\"Copilot ran out of premium requests\"]\n    proof: [\"No unresolved review issues were identified.\"]\n"), configFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := rc.Texts["copilot"]; len(ps) != 2 || ps[0].Origin != "repository" {
+		t.Fatalf("texts %+v", rc.Texts)
+	}
+	if _, err := BuildRegistry(Config{}, rc); err != nil {
+		t.Fatalf("a known engine's texts were refused: %v", err)
+	}
+	rc.Texts["copilt"] = rc.Texts["copilot"]
+	if _, err := BuildRegistry(Config{}, rc); err == nil || !strings.Contains(err.Error(), "engine_texts.copilt: unknown engine") {
+		t.Fatalf("an unknown engine's texts: %v", err)
+	}
+	if _, err := ParseRepo([]byte("engine_texts:\n  copilot:\n    quota: [\"\"]\n    sorta: [x]\n"), configFile); err == nil ||
+		!strings.Contains(err.Error(), "engine_texts.copilot.quota[0]: empty phrase") || !strings.Contains(err.Error(), "engine_texts.copilot.sorta: unknown class") {
+		t.Fatalf("bad texts: %v", err)
+	}
+}
+
+// A config file the YAML decoder cannot read (it panics on a bare "!" tag
+// under a typed list, found by FuzzRule_S12_EngineTextsParse) is an error
+// naming the file, never a crash.
+func TestRule_C2_AConfigTheDecoderChokesOnIsAnError(t *testing.T) {
+	t.Parallel()
+	_, err := ParseRepo([]byte("engines:\n - name: a\n   kinds:\n     ! #00000000000000000000000000000000000"), configFile)
+	if err == nil || !strings.Contains(err.Error(), configFile) {
+		t.Fatalf("err = %v, want an error naming the file", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
+	"github.com/review-loop/review-loop/engines/declarative"
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/evidence"
 	"github.com/review-loop/review-loop/internal/github"
@@ -124,6 +125,7 @@ func Doctor(ctx context.Context, in DoctorInput) []DoctorCheck {
 	add(checkRulesets(ctx, in, gh, recent))
 	add(checkMergeGate(ctx, in, gh))
 	add(checkConfig(ctx, in, gh))
+	add(checkTexts(ctx, in, gh))
 	return out
 }
 
@@ -716,4 +718,96 @@ func WriteDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	}
 	fmt.Fprintln(w, "\n[x] ready  [ ] missing  [?] not visible to this token  [-] optional")
 	return ok
+}
+
+// checkTexts lists the engines' words in force (S12): the built-in
+// patterns of engines/defs/ and the repository's engine_texts, each with
+// its engine, class, origin and kind, so a maintainer sees what proves a
+// review and what is an exception before the loop reads one.
+func checkTexts(ctx context.Context, in DoctorInput, gh *github.Client) DoctorCheck {
+	c := DoctorCheck{Name: "engine texts", Status: DoctorOK}
+	var rc config.Repo
+	if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
+		var perr error
+		if rc, perr = config.ParseRepo(raw, in.ConfigFile); perr != nil {
+			c.Status, c.Detail = DoctorUnknown, "the config file does not parse (see config); the built-in texts only"
+		}
+	}
+	lines, err := TextsInForce(rc)
+	if err != nil {
+		c.Status, c.Detail = DoctorMissing, err.Error()
+		c.Fix = "report it: the built-in engine definitions do not load"
+		return c
+	}
+	c.Detail = strings.TrimSpace(c.Detail+fmt.Sprintf(" %d in force (proof, then the exceptions, which always win):", len(lines))) +
+		"\n    " + strings.Join(lines, "\n    ")
+	return c
+}
+
+// TextsInForce lists every engine's words in force, one line each:
+// "engine · class · origin · kind: text". Built-in first: the Go
+// engines' engine_texts and the declarative definitions' proof kinds and
+// phrases; then the repository's definitions and engine_texts.
+func TextsInForce(rc config.Repo) ([]string, error) {
+	builtinTexts, err := engines.BuiltinTexts()
+	if err != nil {
+		return nil, err
+	}
+	defs, err := declarative.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	type line struct{ engine, class, origin, kind, text string }
+	var out []line
+	texts := func(e, origin string, ps []engines.TextPattern) {
+		for _, p := range ps {
+			out = append(out, line{e, string(p.Class), origin, p.Kind, p.Text()})
+		}
+	}
+	def := func(d declarative.Definition, origin string) {
+		for _, k := range d.Kinds {
+			class := "not proof"
+			if k.Proof {
+				class = string(engines.TextProof)
+			}
+			out = append(out, line{d.Name, class, origin, k.Kind, k.Pattern})
+		}
+		for _, g := range []struct {
+			class   engines.TextClass
+			phrases []string
+		}{{engines.TextQuota, d.QuotaPhrases}, {engines.TextSkip, d.UnprovenPhrases}, {engines.TextError, d.ErrorPhrases}, {engines.TextPause, d.PausePhrases}} {
+			for _, p := range g.phrases {
+				out = append(out, line{d.Name, string(g.class), origin, "phrase", p})
+			}
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(builtinTexts)) {
+		texts(e, engines.OriginBuiltin, builtinTexts[e])
+	}
+	for _, d := range defs {
+		def(d, engines.OriginBuiltin)
+	}
+	for _, d := range rc.Definitions {
+		def(d, engines.OriginRepository)
+	}
+	for _, e := range slices.Sorted(maps.Keys(rc.Texts)) {
+		texts(e, engines.OriginRepository, rc.Texts[e])
+	}
+	rank := func(class string) int {
+		if i := slices.Index(engines.TextClasses, engines.TextClass(class)); i >= 0 {
+			return i
+		}
+		return len(engines.TextClasses)
+	}
+	slices.SortStableFunc(out, func(a, b line) int {
+		if c := strings.Compare(a.engine, b.engine); c != 0 {
+			return c
+		}
+		return rank(a.class) - rank(b.class)
+	})
+	s := make([]string, len(out))
+	for i, l := range out {
+		s[i] = fmt.Sprintf("%s · %s · %s · %s: %s", l.engine, l.class, l.origin, l.kind, l.text)
+	}
+	return s, nil
 }

@@ -498,3 +498,38 @@ func TestDoctor_TheFirstReadFailingNamesWhoseFaultItIs(t *testing.T) {
 		}
 	}
 }
+
+// S12: doctor lists the engines' words in force, the built-in patterns
+// of engines/defs/ and the repository's engine_texts, each with its
+// engine, class and origin.
+func TestRule_S12_DoctorListsTheTextsInForce(t *testing.T) {
+	t.Parallel()
+	d := newDoctorRepo(t)
+	d.config = "engine_texts:\n  copilot:\n    quota: [\"Copilot ran out of premium requests\"]\n"
+	d.build(t)
+	checks := Doctor(context.Background(), d.input(adminToken))
+	c, ok := statuses(checks)["engine texts"]
+	if !ok || c.Status != DoctorOK {
+		t.Fatalf("engine texts: %+v", c)
+	}
+	for _, want := range []string{
+		"bugbot · proof · built-in · review-clean: (?m)^\\s*(?:✅\\s*)?(?:Cursor )?Bugbot (?:has )?reviewed your changes",
+		"bugbot · quota · built-in · usage-limit:",
+		"copilot · proof · built-in · overview-classic:",
+		"copilot · quota · repository · : Copilot ran out of premium requests",
+		"claude · in-progress · built-in · action-working:",
+		"coderabbit · proof · built-in · actionable-comments:",
+		"coderabbit · quota · built-in · phrase: ## Rate limit exceeded",
+		"coderabbit · pause · built-in · phrase: ## Reviews paused",
+		"gemini · quota · built-in · phrase: You have reached your daily quota limit",
+	} {
+		if !strings.Contains(c.Detail, want) {
+			t.Errorf("doctor's texts lack %q:\n%s", want, c.Detail)
+		}
+	}
+	var out bytes.Buffer
+	WriteDoctor(&out, "octo/app", checks)
+	if !strings.Contains(out.String(), "engine texts:") {
+		t.Errorf("the checklist does not print the texts:\n%s", out.String())
+	}
+}

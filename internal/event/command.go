@@ -34,6 +34,9 @@ const (
 	// CommandResume ends review-loop's pause while it yields to a person
 	// (rule HY1).
 	CommandResume CommandKind = "resume"
+	// CommandAccept takes a maintainer's word that an engine finished
+	// reviewing the head when the loop could not prove it (rule S11).
+	CommandAccept CommandKind = "accept"
 	// CommandUnknown is a line that starts with the trigger phrase but is
 	// not a valid command; Message says what is understood.
 	CommandUnknown CommandKind = "unknown"
@@ -50,6 +53,8 @@ type Command struct {
 	FindingID string
 	// Direction is the free text after an approve's finding id.
 	Direction string
+	// Engine is the engine an accept names, lower case.
+	Engine string
 	// Line is the command line as written, trigger phrase included.
 	Line string
 	// Message explains an unknown or incomplete command and lists the
@@ -60,7 +65,7 @@ type Command struct {
 // Usage lists the commands review-loop understands, written with phrase.
 func Usage(phrase string) string {
 	return fmt.Sprintf("commands: `%[1]s start [engines…]`, `%[1]s status`, `%[1]s stop`, "+
-		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`, `%[1]s resume`", phrase)
+		"`%[1]s approve <id> [direction…]`, `%[1]s skip <id>`, `%[1]s reset`, `%[1]s resolve-stale`, `%[1]s resume`, `%[1]s accept <engine>`", phrase)
 }
 
 // ParseCommand finds the first command in a comment body, read as GitHub
@@ -135,6 +140,14 @@ func parseArgs(line, rest, phrase string) Command {
 		if cmd.Kind == CommandApprove {
 			cmd.Direction = strings.Join(args[1:], " ")
 		}
+	case CommandAccept:
+		cmd.Kind = CommandAccept
+		if len(args) != 1 || args[0] == "" {
+			cmd.Kind = CommandUnknown
+			cmd.Message = fmt.Sprintf("%s accept needs exactly one engine name; %s", phrase, Usage(phrase))
+			return cmd
+		}
+		cmd.Engine = strings.ToLower(args[0])
 	default:
 		cmd.Kind = CommandUnknown
 		cmd.Message = fmt.Sprintf("unknown command %q; %s", fields[0], Usage(phrase))

@@ -137,3 +137,22 @@ func FuzzParseCommand(f *testing.F) {
 		}
 	})
 }
+
+func TestRule_S11_AcceptNamesOneEngine(t *testing.T) {
+	t.Parallel()
+	cmd, ok := ParseCommand("@review-loop accept CodeRabbit", "")
+	if !ok || cmd.Kind != CommandAccept || cmd.Engine != "coderabbit" {
+		t.Fatalf("accept coderabbit = %+v (%v), want accept of coderabbit", cmd, ok)
+	}
+	for _, body := range []string{"@review-loop accept", "@review-loop accept bugbot copilot"} {
+		if cmd, ok := ParseCommand(body, ""); !ok || cmd.Kind != CommandUnknown || !strings.Contains(cmd.Message, "accept needs exactly one engine") {
+			t.Fatalf("%q = %+v, want an unknown command that explains", body, cmd)
+		}
+	}
+	if cmd, ok := ParseCommand("> @review-loop accept bugbot", ""); ok {
+		t.Fatalf("a quoted accept counted: %+v", cmd)
+	}
+	if !strings.Contains(Usage("@review-loop"), "`@review-loop accept <engine>`") {
+		t.Fatal("the usage does not list accept")
+	}
+}

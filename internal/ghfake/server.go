@@ -15,7 +15,8 @@ import (
 )
 
 // Fault is a scripted failure. Match is "METHOD /path" (exact path, no query
-// string), "graphql:<root field>" (e.g. "graphql:resolveReviewThread",
+// string), "METHOD /path*" (every path starting with /path),
+// "graphql:<root field>" (e.g. "graphql:resolveReviewThread",
 // "graphql:repository") or "*".
 type Fault struct {
 	Match string
@@ -67,7 +68,10 @@ func (f *Fake) matchFault(method, path string, roots []string) *Fault {
 		if ft.Times > 0 && ft.hits >= ft.Times {
 			continue
 		}
-		ok := ft.Match == "*" || ft.Match == method+" "+path
+		// "METHOD /path*" matches every path that starts with /path: a
+		// compare of commits not known when the fault is set, say.
+		prefix, wild := strings.CutSuffix(ft.Match, "*")
+		ok := ft.Match == "*" || ft.Match == method+" "+path || (wild && prefix != "" && strings.HasPrefix(method+" "+path, prefix))
 		if name, isGQL := strings.CutPrefix(ft.Match, "graphql:"); isGQL && slices.Contains(roots, name) {
 			ok = true
 		}

@@ -15,6 +15,10 @@ type Comparison struct {
 	Commits []ComparedCommit
 	// Files are the paths that differ between the merge base and head.
 	Files []string
+	// Missing counts the commits GitHub has between base and head that
+	// the answer does not list (it lists at most one page); 0 when it
+	// lists them all.
+	Missing int
 }
 
 // ComparedCommit is one commit between base and head. Files are filled
@@ -57,6 +61,9 @@ func (c *Client) Compare(ctx context.Context, owner, repo, base, head string) (*
 	}
 	for _, f := range cmp.Files {
 		out.Files = append(out.Files, f.GetFilename())
+	}
+	if n := cmp.GetTotalCommits(); n > len(out.Commits) {
+		out.Missing = n - len(out.Commits)
 	}
 	if len(out.Commits) == 1 {
 		for _, f := range cmp.Files {

@@ -45,6 +45,10 @@ type PushHistory struct {
 	// longer has: every file the commit changed is as it was before it
 	// (a revert by hand, without git's message).
 	Undone []string
+	// Unread says why the commits could not be read (a failed compare,
+	// a fixer commit or the undo check that could not be fetched); ""
+	// when they were read in full. Unread commits mean no fix (CV7).
+	Unread string
 }
 
 // HeadCommit is one commit pushed to the PR head by someone.
@@ -358,9 +362,26 @@ func (d *decider) inducedNotices() {
 // person) and the findings it fixed are never fixed again.
 func (d *decider) readPushes() {
 	s, p := &d.s, d.obs.Pushes
-	if p == nil || p.Head != d.head || !d.outsidePush {
+	if !d.outsidePush && s.UnreadPushes == nil {
 		return
 	}
+	if why := unreadWhy(p, d.head); why != "" {
+		// CV7: what the loop cannot read it does not guess.
+		base := d.pushBase
+		if s.UnreadPushes != nil {
+			base = s.UnreadPushes.Base
+		}
+		if p != nil && p.Base != "" {
+			base = p.Base
+		}
+		s.UnreadPushes = &state.UnreadPushes{Base: base, Head: d.head, Why: why}
+		d.pushesUnread = why
+		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf(
+			"CV7: the commits pushed since review-loop's last look (%s..%s) could not be read (%s): no fix is made until they are; they are read again on the next wake",
+			short(base), short(d.head), why))
+		return
+	}
+	s.UnreadPushes = nil
 	ours := func(sha string) (state.FixCommit, bool) {
 		for _, fc := range s.FixCommits {
 			if fc.Pushed && len(sha) >= 7 && strings.HasPrefix(fc.SHA, sha) {
@@ -408,6 +429,19 @@ func (d *decider) readPushes() {
 	if a := s.AutofixOff; a != nil && a.At.Equal(d.obs.Now) {
 		d.event(state.Event{Name: state.EventIterError, SHA: d.head, Reason: "autofix-off", Detail: a.Reason + " (CV4)"})
 	}
+}
+
+// unreadWhy says why the pushes to head are not read (CV7): none were read,
+// they were read for another head, or reading them failed; "" when they
+// were read in full.
+func unreadWhy(p *PushHistory, head string) string {
+	switch {
+	case p == nil:
+		return "they were not read"
+	case p.Head != head:
+		return "they were read for " + short(p.Head) + ", not the head " + short(head)
+	}
+	return p.Unread
 }
 
 // revertRe is git's revert message ("This reverts commit <sha>.").
@@ -760,6 +794,10 @@ func (d *decider) tooLargeNotices() {
 // head it saw last cycle; "" when the head did not move, or moved by the
 // loop's own push.
 func PushesSince(st state.State, head string) string {
+	if u := st.UnreadPushes; u != nil && head != "" && head != st.LastPushSHA && head != st.PendingPushSHA {
+		// CV7: read again what could not be read, from where it started.
+		return u.Base
+	}
 	if head == "" || st.LastObservedSHA == "" || head == st.LastObservedSHA || head == st.LastPushSHA || head == st.PendingPushSHA {
 		return ""
 	}

@@ -55,6 +55,11 @@ type decider struct {
 	proseRound bool
 	// held indexes the findings listed for a human (CV3, CV5, CV6).
 	held map[string]bool
+	// pushBase is where the commits pushed since the last look are read
+	// from (PushesSince before this cycle); pushesUnread says why they
+	// could not be read, "" when they were or there were none (CV7).
+	pushBase     string
+	pushesUnread string
 }
 
 // Decide is the loop's one decision per cycle: from the saved state, this
@@ -123,6 +128,7 @@ func (d *decider) decide() {
 		s.LargePR = true
 	}
 	d.plan.LargePR = s.LargePR
+	d.pushBase = PushesSince(*s, d.head)
 	newPush := d.detectPush()
 	d.foldJudges()
 	d.evaluate(true)
@@ -246,6 +252,8 @@ func (d *decider) evaluate(record bool) {
 	}
 	d.ev = d.ev[:0]
 	for _, v := range views {
+		// S11: a maintainer's accept stands in for the engine's proof.
+		v = withAcceptance(*s, v, d.head)
 		es := *engineState(s, v.Engine)
 		e := &eval{view: v}
 		e.rs = ReviewStateOf(es, v, d.head)
@@ -274,6 +282,10 @@ func (d *decider) evaluate(record bool) {
 				es.ConsecutiveErrors++
 				es.LastErrorSignalID = v.SignalID
 				es.Mark, es.MarkSHA, es.MarkNote = state.MarkErrored, d.head, materialNote(v)
+				if v.Material == MaterialUnproven {
+					// S11: nothing proves a review of the head; a person may.
+					es.MarkNote += "; " + acceptOffer(v.Engine)
+				}
 			} else if e.rs == Done && v.Material == MaterialOK {
 				es.ConsecutiveErrors = 0
 			}
@@ -288,6 +300,8 @@ func (d *decider) evaluate(record bool) {
 			// The push is the trigger for these: withheld prose engines
 			// before their first review (T7) and engines we cannot trigger.
 			switch {
+			case v.Paused != "" && !v.TriggerAvailable:
+				// ST6: no automatic run will come; classify says why.
 			case v.WithholdUntilFirstReview && !es.FirstReviewSeen:
 				e.rs, e.note = Triggered, "waiting for its push-triggered run (withheld until its first review, T7)"
 			case !v.TriggerAvailable:
@@ -389,8 +403,16 @@ func (d *decider) classify(e *eval) {
 	case es.Mark != "" && es.MarkSHA == d.head:
 		e.out, e.note = true, es.MarkNote
 		e.verdict = markVerdict(es.Mark)
+	case v.Paused != "" && e.rs == NotTriggered && !v.TriggerAvailable:
+		// ST6: a paused engine reviews no push by itself, and without a
+		// trigger token it cannot be asked for one review: not waited on.
+		e.out, e.verdict = true, VerdictPaused
+		e.note = "PAUSED: " + v.Paused + "; review-loop has no trigger token to ask it, so no review of the head will come (ST6)"
 	case e.rs != Done:
 		e.verdict = ""
+		if v.Paused != "" {
+			e.note = "PAUSED, not pending: " + v.Paused + "; the loop asks it for one review of the head"
+		}
 		if unseen(d.s, v.Engine) && e.note == "" {
 			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
 		}
@@ -402,9 +424,12 @@ func (d *decider) classify(e *eval) {
 			v.Stated = &st
 		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
+		if e.verdict == VerdictClean && v.Proof != nil && v.Proof.Kind == KindAccepted {
+			e.note = acceptNote(v)
+		}
 		if e.verdict == VerdictUnproven {
-			// S8: awaited within the waiting bound; the verdict is given
-			// when the bound marks it, or at hand-back.
+			// S8: awaited only until S11 marks it (its signal is in, or,
+			// with none, its latency has passed), or until hand-back.
 			e.verdict = ""
 		}
 	}
@@ -566,7 +591,10 @@ func (d *decider) tree(progress bool) {
 		d.plan.Why = "T1/T2: asking " + names(toTrigger) + " to review the head; a cycle that triggers does nothing else"
 		return
 	}
-	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3.
+	// (d) TRIGGERED or RUNNING → wait; escape hatches (T4); B3. S11 first:
+	// an engine whose completion signal is in without proof is not waited
+	// on.
+	d.unprovenAtOnce()
 	b3 := false
 	if waiting := d.waiting(); len(waiting) > 0 {
 		if cfg.CopilotOnly {
@@ -640,6 +668,19 @@ func (d *decider) tree(progress bool) {
 	if d.holdForHumans(&fresh) {
 		return
 	}
+	// CV7: what the loop cannot read it does not guess.
+	if d.pushesUnread != "" && len(fresh) > 0 {
+		if since := d.idleSince(); d.obs.Now.Sub(since) >= cfg.MaxIdle {
+			d.plan.Triage = fresh
+			d.handBack(EndBound, fmt.Sprintf("CV7: the commits pushed since the last look still could not be read (%s) while idle since %s (B3); nothing was fixed on a guess",
+				d.pushesUnread, stamp(since)))
+			return
+		}
+		d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
+		d.plan.Why = "CV7: the commits pushed since the last look could not be read (" + d.pushesUnread +
+			"); review-loop cannot tell whether they revert its fix or are an engine's own fix, so it fixes nothing this cycle and reads them again on the next wake"
+		return
+	}
 	// CV5: never race an engine's own fixer at work on the head.
 	if who := d.racing(); who != "" && len(fresh) > 0 {
 		d.plan.Action, d.plan.Wait = ActionWait, cfg.PollInterval
@@ -688,6 +729,30 @@ func (d *decider) tree(progress bool) {
 	d.terminal(b3)
 }
 
+// unprovenAtOnce is rule S11: an engine DONE without a recognised
+// finished review of the head is UNPROVEN at once when it has a
+// completion signal of its own (that signal is in: nothing more will
+// come), and once its normal latency has passed when it has none
+// (Gemini's placeholder is followed by its review within it). The mark
+// quotes its text and offers `accept`; the stall bound is not waited out.
+func (d *decider) unprovenAtOnce() {
+	for _, e := range d.ev {
+		if e.out || !e.unproven {
+			continue
+		}
+		if e.view.CompletionSignal {
+			d.mark(e, state.MarkUnproven, unprovenNote(e.view, d.head, "its completion signal is in, so none will come (S11): "+acceptOffer(e.view.Engine)))
+			d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+			continue
+		}
+		lim := d.cfg.Latency(e.view.Engine)
+		if since := d.s.EngineStates[e.view.Engine].WaitSince; !since.IsZero() && d.obs.Now.Sub(since) > lim {
+			d.mark(e, state.MarkUnproven, unprovenNote(e.view, d.head, fmt.Sprintf("none past its normal latency (%s), and it has no completion signal (S11): ", lim)+acceptOffer(e.view.Engine)))
+			d.event(state.Event{Name: state.EventTimeout, Engine: e.view.Engine, SHA: d.head, Reason: "unproven"})
+		}
+	}
+}
+
 // idleSince is when the loop last made progress (B3): its start, a new
 // push or a new finding (state IdleSince), or a trigger fired (an
 // engine's wait starts then, after a quota cooldown or a deferral too).
@@ -718,7 +783,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 // loop with "bound"; "error" is left for engines that errored (H5).
 func (d *decider) terminal(b3 bool) {
 	clean, still, hung := true, false, b3
-	var hungNames, unproven []string
+	var hungNames, unproven, paused []string
 	for _, e := range d.ev {
 		if e.verdict != VerdictClean {
 			clean = false
@@ -731,6 +796,8 @@ func (d *decider) terminal(b3 bool) {
 			hungNames = append(hungNames, e.view.Engine)
 		case VerdictUnproven:
 			unproven = append(unproven, e.view.Engine+" ("+e.note+")")
+		case VerdictPaused:
+			paused = append(paused, e.view.Engine)
 		}
 	}
 	switch {
@@ -742,10 +809,12 @@ func (d *decider) terminal(b3 bool) {
 		d.handBack(EndNoComments, "W4: the latest review has no comments")
 	case clean:
 		d.handBack(EndClean, "W1(g): every engine is DONE with zero active findings (S3)")
+	case len(paused) > 0:
+		d.handBack(EndError, "W1(g): "+strings.Join(paused, ", ")+" PAUSED its reviews and cannot be asked for one without a trigger token (ST6); give review-loop a trigger token, or ask it yourself")
 	case len(unproven) > 0:
 		// S8: an engine whose latest text is not a finished review of the
 		// head ends the loop at the waiting bound, named with its text.
-		d.handBack(EndBound, "W1(g): no proof of a finished review of the head within the waiting bound: "+strings.Join(unproven, "; "))
+		d.handBack(EndBound, "W1(g): no proof of a finished review of the head (S8, S11): "+strings.Join(unproven, "; "))
 	case b3:
 		d.handBack(EndBound, fmt.Sprintf("B3: idle since %s, %s without progress", stamp(d.idleSince()), d.obs.Now.Sub(d.idleSince()).Round(time.Minute)))
 	case hung:
@@ -848,6 +917,12 @@ func (d *decider) report() {
 	for _, e := range d.ev {
 		r := EngineReport{Engine: e.view.Engine, State: e.rs, Verdict: e.verdict, Judge: e.judge,
 			LowConfidence: e.view.LowConfidence, Note: e.note, Stated: e.view.Stated, Counted: len(e.active)}
+		switch {
+		case e.cooling:
+			r.QuotaUntil = e.es.QuotaUntil
+		case e.verdict == VerdictErrored && e.view.Material == MaterialQuota && e.view.Quota != nil:
+			r.QuotaUntil = QuotaUntil(*e.view.Quota)
+		}
 		r.Active = make([]int64, 0, len(e.active))
 		for _, f := range e.active {
 			r.Active = append(r.Active, f.CommentID)

@@ -624,9 +624,10 @@ type CommandPlan struct {
 // (unknown, or refused by the state: ApplyCommand's error, passed as
 // failed) is answered 😕 with a one-line reply naming why, and changes
 // nothing. Otherwise 👀 then 👍, and: status and resolve-stale report
-// (resolve-stale first resolves the stale threads); stop reports; approve
-// and skip report unless the loop is running, when the cycle decides on
-// them; start, reset and resume decide. st is the state after the command.
+// (resolve-stale first resolves the stale threads); stop reports; approve,
+// skip and accept (S11) report unless the loop is running (an accept that
+// answers the hand-back reopens it), when the cycle decides on them;
+// start, reset and resume decide. st is the state after the command.
 func PlanCommand(kind string, st state.State, denied, failed, actor, phrase string) CommandPlan {
 	react := func(r string) Effect { return Effect{Kind: EffectReact, Rule: "TB3", Reaction: r} }
 	if denied != "" {
@@ -653,7 +654,7 @@ func PlanCommand(kind string, st state.State, denied, failed, actor, phrase stri
 		p.End = CommandReports
 	case string(CommandStop):
 		p.End = CommandReports
-	case string(CommandApprove), string(CommandSkip):
+	case string(CommandApprove), string(CommandSkip), string(CommandAccept):
 		if st.Status != state.StatusActive {
 			p.End = CommandReports
 		}

@@ -209,6 +209,7 @@ func materialKey(v EngineView, headSHA string) string {
 // with readable material needs a judge verdict unless one is cached for
 // this head SHA and this material.
 func NeedsJudge(st state.State, v EngineView, headSHA string) bool {
+	v = withAcceptance(st, v, headSHA)
 	if !v.Prose || !v.Installed || v.Signal != SignalDone || v.Material != MaterialOK || !Proven(v, headSHA) {
 		return false
 	}
@@ -271,6 +272,7 @@ func judgeVerdict(es state.EngineState, v EngineView, headSHA string) (JudgeVerd
 // the reason when the engine is not clean. It is the same rule Decide
 // applies (verdictOf), so `status` and the loop never disagree.
 func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
+	v = withAcceptance(st, v, headSHA)
 	es := st.EngineStates[v.Engine]
 	active := activeFindings(v, headSHA)
 	verdict, why, _ := verdictOf(es, v, headSHA, ReviewStateOf(es, v, headSHA), active)
@@ -329,9 +331,18 @@ func verdictOf(es state.EngineState, v EngineView, headSHA string, rs ReviewStat
 // to one line, the text it posted that is not a finished review of the
 // head, so a person can judge it.
 func UnprovenNote(v EngineView, headSHA string) string {
+	return unprovenNote(v, headSHA, "")
+}
+
+// unprovenNote is UnprovenNote with why, S11's reason and answer, said
+// before the quote so that a clipped note keeps them.
+func unprovenNote(v EngineView, headSHA, why string) string {
 	s := "UNPROVEN: no finished review of the head " + short(headSHA) + " that the adapter recognises (S8)"
 	if v.Proof != nil && v.Proof.SHA != "" && v.Proof.SHA != headSHA {
 		s += "; its last finished review (" + v.Proof.Kind + ") is of " + short(v.Proof.SHA)
+	}
+	if why != "" {
+		s += "; " + why
 	}
 	if q := clipQuote(v.Unproven); q != "" {
 		s += "; its latest text: «" + q + "»"

@@ -316,6 +316,8 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 			}
 		}
 		ev.Name, ev.Reason = state.EventRunStart, "resume"
+	case CommandAccept:
+		return accept(s, cmd)
 	case CommandApprove, CommandSkip:
 		if strings.TrimSpace(cmd.FindingID) == "" {
 			return st, fmt.Errorf("%s: a finding id is required", cmd.Kind)
@@ -336,7 +338,7 @@ func ApplyCommand(st state.State, cmd Command) (state.State, error) {
 		}
 		return s, nil
 	default:
-		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset, resume)", cmd.Kind, ErrUnknownCommand)
+		return st, fmt.Errorf("applying %q: %w (known: start, stop, approve, skip, reset, resume, accept)", cmd.Kind, ErrUnknownCommand)
 	}
 	s.Events = append(s.Events, ev)
 	return s, nil

@@ -8,10 +8,11 @@ import (
 // This file says who may give a maintainer command (TB3).
 
 // Maintainer commands that change the loop or the repository (TB3): start,
-// approve, reset, skip, stop, resolve-stale and resume. status only reads.
+// approve, reset, skip, stop, resolve-stale, resume and accept (S11).
+// status only reads.
 var writingCommands = map[string]bool{
 	"start": true, "approve": true, "reset": true, "skip": true, "stop": true, "resolve-stale": true,
-	"resume": true,
+	"resume": true, "accept": true,
 }
 
 // CommandWrites reports whether a maintainer command (by its word) writes

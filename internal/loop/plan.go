@@ -134,6 +134,10 @@ type EngineReport struct {
 	// the active findings the loop counted; the status comment shows both.
 	Stated  *StatedCount
 	Counted int
+	// QuotaUntil is when the engine's quota cooldown ends (T8), set while
+	// its latest word is a usage, rate or quota notice: the status comment
+	// shows a quota with its cooldown, not an error. Zero otherwise.
+	QuotaUntil time.Time
 }
 
 // TriggerResult is the outcome of one trigger the orchestrator attempted.
@@ -197,6 +201,9 @@ const (
 	CommandReset   CommandKind = "reset"
 	// CommandResume ends a pause of the fixing while yielding to a person (HY1).
 	CommandResume CommandKind = "resume"
+	// CommandAccept takes a maintainer's word as proof that an engine
+	// finished reviewing the head (S11).
+	CommandAccept CommandKind = "accept"
 )
 
 // Command is a parsed maintainer command.
@@ -204,8 +211,11 @@ type Command struct {
 	Kind      CommandKind
 	FindingID string // approve and skip
 	Direction string // approve: optional fix direction
-	By        string
-	At        time.Time
+	// Engine is the engine an accept names; Head the head it is for.
+	Engine string
+	Head   string
+	By     string
+	At     time.Time
 	// Known are the findings the cycle sees (the engines' active
 	// findings): an approval may name one of them, or a row of the triage
 	// table, by finding id or by comment id (TR2).

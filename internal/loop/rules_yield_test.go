@@ -19,6 +19,7 @@ func TestRule_HY1_HumanPushPausesTheFixingForYieldMinutes(t *testing.T) {
 	st := active(sha1, "bugbot")
 	o := obs(sha2, 0, done("bugbot", sha2, 1, divFinding()))
 	o.HeadPusher = "alice"
+	o.Pushes = readPushes(sha1, sha2, "alice")
 	p, st2 := Decide(st, o, cfg)
 	if p.Action != ActionWait || !strings.HasPrefix(p.Why, "HY1") || !p.WakeAt.Equal(t0.Add(30*time.Minute)) {
 		t.Fatalf("plan = %s %v (%s), want a wait until the yield ends", p.Action, p.WakeAt, p.Why)
@@ -43,6 +44,7 @@ func TestRule_HY1_BotPushOrOwnPushDoesNotYield(t *testing.T) {
 	st := active(sha1, "bugbot")
 	o := obs(sha2, 0, done("bugbot", sha2, 1, divFinding()))
 	o.HeadPusher, o.HeadPusherBot = "renovate[bot]", true
+	o.Pushes = readPushes(sha1, sha2, "renovate[bot]")
 	if p, st2 := Decide(st, o, DefaultConfig()); p.Action != ActionFix || st2.Yield != nil {
 		t.Errorf("bot push: %s, yield %+v", p.Action, st2.Yield)
 	}
@@ -120,4 +122,10 @@ func TestRule_HY1_ResumeIsAWritingCommand(t *testing.T) {
 	if err != nil || got.Yield != nil || got.Paused != nil || got.Events[len(got.Events)-1].Reason != "resume" {
 		t.Errorf("resume: err %v yield %+v paused %+v", err, got.Yield, got.Paused)
 	}
+}
+
+// readPushes is the commits pushed since the last look as the shell reads
+// them after an outside push: one plain commit by login (CV4, CV5, CV7).
+func readPushes(base, head, login string) *PushHistory {
+	return &PushHistory{Base: base, Head: head, Status: "ahead", Commits: []HeadCommit{{SHA: head, Parent: base, Message: "a change", AuthorLogin: login}}}
 }

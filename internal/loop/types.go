@@ -156,6 +156,13 @@ type EngineView struct {
 	// carries it is not retriggered before its first review (T7).
 	WithholdUntilFirstReview bool
 
+	// CompletionSignal is true for an engine with a completion signal of
+	// its own (a check run, commit status or workflow run that completes
+	// when its review completes, S10): once that signal is in for the
+	// head and nothing proves the review, the loop hands back at once
+	// (S11). An engine without one (Gemini) is given its normal latency.
+	CompletionSignal bool
+
 	Signal          Signal
 	SignalStartedAt time.Time // when the running check started, for the stall hatch (T4)
 	SignalID        int64     // check run id / review id carrying the signal
@@ -184,6 +191,11 @@ type EngineView struct {
 	// adapter positively recognises (S8); nil when there is none. Only a
 	// proof whose SHA is the head lets the engine be CLEAN.
 	Proof *Proof
+	// Paused is set when the engine paused its own reviews (CodeRabbit's
+	// "Reviews paused" after N reviewed commits) and has nothing on the
+	// head: it reviews no push by itself until asked. The adapter's words
+	// say what it posted and the one-review command the loop uses (ST6).
+	Paused string
 	// Unproven is the engine's latest text the adapter did not take as a
 	// finished review of the head (a placeholder, an ack, a refusal, an
 	// unknown text), quoted on the status comment and at hand-back so a
@@ -200,7 +212,13 @@ type Proof struct {
 	SHA string
 	// ID is the review, comment or check run that carries it.
 	ID int64
+	// By is the maintainer whose `accept` stands in for the engine's own
+	// proof (S11, Kind KindAccepted); empty otherwise.
+	By string
 }
+
+// KindAccepted is the kind of a proof that is a maintainer's word (S11).
+const KindAccepted = "accepted"
 
 // Proven reports whether v carries a recognised finished review of head
 // (S8).
@@ -232,6 +250,9 @@ const (
 	// finished review of the head that its adapter recognises (S8). Never
 	// clean; reached at the waiting bound (T4 stall, B3) or at hand-back.
 	VerdictUnproven EngineVerdict = "UNPROVEN"
+	// VerdictPaused: the engine paused its own reviews and the loop
+	// cannot ask it for one (no trigger token) (ST6). Never clean.
+	VerdictPaused EngineVerdict = "PAUSED"
 )
 
 // EndReason is why the loop handed back (H5).

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -62,8 +63,10 @@ func lineRanges(rs []git.LineRange) []state.LineRange {
 // GitHub's compare of loop.PushesSince with the head, one request, plus
 // one per engine-fixer commit among several and one when the push may
 // have undone the loop's last fix commit. Nil when there is nothing to
-// read or the compare failed (logged). A cycle reads it once, before it
-// decides.
+// read; when any of it cannot be read (the compare failed or lists only
+// some of the commits, a fixer commit or the undo check failed) its
+// Unread says so and the loop fixes nothing that cycle (CV7). A cycle
+// reads it once, before it decides.
 func PushHistory(ctx context.Context, gh *github.Client, owner, repo string, st state.State, head string, log *slog.Logger) *loop.PushHistory {
 	base := loop.PushesSince(st, head)
 	if base == "" {
@@ -72,10 +75,15 @@ func PushHistory(ctx context.Context, gh *github.Client, owner, repo string, st 
 	cmp, err := gh.Compare(ctx, owner, repo, base, head)
 	if err != nil {
 		log.Warn("reading the commits pushed since the last look (CV4, CV5)", "base", base, "head", head, "err", err)
-		return nil
+		return &loop.PushHistory{Base: base, Head: head, Unread: err.Error()}
 	}
-	fixerCommitFiles(ctx, gh, owner, repo, cmp, log)
 	p := &loop.PushHistory{Base: base, Head: head, Status: cmp.Status}
+	if cmp.Missing > 0 {
+		p.Unread = fmt.Sprintf("GitHub's compare listed %d of %d commits", len(cmp.Commits), len(cmp.Commits)+cmp.Missing)
+	}
+	if why := fixerCommitFiles(ctx, gh, owner, repo, cmp, log); why != "" && p.Unread == "" {
+		p.Unread = why
+	}
 	for _, cm := range cmp.Commits {
 		hc := loop.HeadCommit{SHA: cm.SHA, Parent: cm.Parent, Message: cm.Message, AuthorLogin: cm.AuthorLogin, AuthorEmail: cm.AuthorEmail}
 		for _, f := range cm.Files {
@@ -87,27 +95,32 @@ func PushHistory(ctx context.Context, gh *github.Client, owner, repo string, st 
 		}
 		p.Commits = append(p.Commits, hc)
 	}
-	p.Undone = undone(ctx, gh, owner, repo, st, head, cmp, log)
+	var why string
+	p.Undone, why = undone(ctx, gh, owner, repo, st, head, cmp, log)
+	if why != "" && p.Unread == "" {
+		p.Unread = why
+	}
 	return p
 }
 
 // undone reads whether the head still has the changes of the loop's last
 // fix commit (CV4) when loop.UndoSuspect suspects it: one more request,
 // comparing the commit's parent with the head.
-func undone(ctx context.Context, gh *github.Client, owner, repo string, st state.State, head string, since *github.Comparison, log *slog.Logger) []string {
+// why says what could not be read (CV7).
+func undone(ctx context.Context, gh *github.Client, owner, repo string, st state.State, head string, since *github.Comparison, log *slog.Logger) (shas []string, why string) {
 	fc := loop.UndoSuspect(st, since.Status, since.Files)
 	if fc == nil {
-		return nil
+		return nil, ""
 	}
 	cmp, err := gh.Compare(ctx, owner, repo, fc.Parent, head)
 	if err != nil {
 		log.Warn("reading whether the loop's commit was undone (CV4)", "commit", fc.SHA, "err", err)
-		return nil
+		return nil, "whether review-loop's commit " + fc.SHA[:min(7, len(fc.SHA))] + " was undone: " + err.Error()
 	}
 	if !loop.Undone(*fc, cmp.Files) {
-		return nil
+		return nil, ""
 	}
-	return []string{fc.SHA}
+	return []string{fc.SHA}, ""
 }
 
 // maxFixerCommitReads bounds the commits of engine fixers read one by one
@@ -118,11 +131,12 @@ const maxFixerCommitReads = 10
 // engine fixer when the compare held several commits (its files are then
 // those of all of them together): the commit's own diff, one request per
 // engine-fixer commit and none for anyone else's (CV5). A commit that
-// cannot be read keeps no files (logged): only its message then says what
-// it fixed.
-func fixerCommitFiles(ctx context.Context, gh *github.Client, owner, repo string, cmp *github.Comparison, log *slog.Logger) {
+// cannot be read keeps no files (logged), and what failed is returned:
+// the loop then makes no fix that cycle (CV7). Past maxFixerCommitReads a
+// commit is judged by its message alone.
+func fixerCommitFiles(ctx context.Context, gh *github.Client, owner, repo string, cmp *github.Comparison, log *slog.Logger) (why string) {
 	if len(cmp.Commits) < 2 {
-		return // a single commit's files are the compare's own
+		return "" // a single commit's files are the compare's own
 	}
 	reads := 0
 	for i := range cmp.Commits {
@@ -132,16 +146,20 @@ func fixerCommitFiles(ctx context.Context, gh *github.Client, owner, repo string
 		}
 		if reads == maxFixerCommitReads {
 			log.Info("more engine-fixer commits than are read one by one; the rest are judged by their messages (CV5)", "read", reads)
-			return
+			return why
 		}
 		reads++
 		files, err := gh.CommitFiles(ctx, owner, repo, cm.SHA)
 		if err != nil {
 			log.Warn("reading the lines an engine fixer's commit changed (CV5)", "commit", cm.SHA, "err", err)
+			if why == "" {
+				why = "the lines engine-fixer commit " + cm.SHA[:min(7, len(cm.SHA))] + " changed: " + err.Error()
+			}
 			continue
 		}
 		cm.Files = files
 	}
+	return why
 }
 
 // FixersRunning are the engine fixers whose check run on the head has not

@@ -203,3 +203,19 @@ func FuzzGeneratedPatterns(f *testing.F) {
 		}
 	})
 }
+
+// CV7: when the commits pushed since the last look cannot be read, the
+// reading says so, naming what failed, instead of saying nothing (which
+// the loop used to take as "nothing to see" and fix anyway).
+func TestRule_CV7_AFailedCompareIsReportedUnread(t *testing.T) {
+	t.Parallel()
+	f, gh := fakePR(t)
+	parent := f.HeadSHA("octo", "app", 1)
+	fix := push(t, f, map[string]string{"calc.go": "a\nB\nc\n"}, "review-loop: fix")
+	head := push(t, f, map[string]string{"README.md": "hi\n"}, "a person's commit")
+	f.Inject(ghfake.Fault{Match: "GET /repos/octo/app/compare/" + fix + "..." + head, Status: 502, Message: "Bad Gateway"})
+	p := PushHistory(context.Background(), gh, "octo", "app", afterLoopFix(parent, fix), head, quiet)
+	if p == nil || p.Head != head || p.Base != fix || !strings.Contains(p.Unread, "Bad Gateway") {
+		t.Fatalf("push history %+v, want it unread for %s with the compare's error", p, head)
+	}
+}

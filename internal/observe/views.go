@@ -41,10 +41,18 @@ func engineTriggers(st state.State) map[string]engines.Trigger {
 	return out
 }
 
-// Views appends to dst each selected engine's view of obs, in order.
+// Views appends to dst each selected engine's view of obs, in order,
+// with the phrases the repository adds to the engine's words read on its
+// own posts (S12).
 func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observation, env engines.Env) []loop.EngineView {
 	for _, e := range selected {
-		dst = append(dst, e.Observe(obs, env))
+		v := e.Observe(obs, env)
+		if ps := env.Texts[v.Engine]; len(ps) > 0 {
+			if a, ok := e.(engines.Authored); ok {
+				engines.ApplyTexts(&v, obs, a.EngineAuthor(), ps)
+			}
+		}
+		dst = append(dst, v)
 	}
 	return dst
 }

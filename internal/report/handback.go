@@ -59,8 +59,8 @@ func unproven(s Summary) string {
 		if e.Verdict != loop.VerdictUnproven {
 			continue
 		}
-		fmt.Fprintf(&b, "> [!WARNING]\n> **%s is UNPROVEN:** %s\n> Nothing it posted is a finished review of the head that review-loop recognises: read it and judge it yourself. An unrecognised text is never taken as clean (S8).\n\n",
-			Escape(e.Name, 40), cmpStr(Escape(e.Note, maxNoteRunes), "no text"))
+		fmt.Fprintf(&b, "> [!WARNING]\n> **%s is UNPROVEN:** %s\n> Nothing it posted is a finished review of the head that review-loop recognises: read it and judge it yourself. An unrecognised text is never taken as clean (S8). If you judge its review of the head finished, answer %s and the loop goes on with your word as its proof for this head (S11).\n\n",
+			Escape(e.Name, 40), cmpStr(Escape(e.Note, maxNoteRunes), "no text"), acceptCommand(e.Name))
 	}
 	return b.String()
 }
@@ -90,8 +90,12 @@ func handBack(in Input, s Summary) string {
 	b.WriteString("\n| engine | cycles | auto-fixed | approved | escalated | skipped | verdict |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, e := range s.Engines {
+		verdict := orDash(string(e.Verdict))
+		if !e.QuotaUntil.IsZero() {
+			verdict = "QUOTA until " + cooldownEnd(e.QuotaUntil)
+		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s |\n", Escape(e.Name, 40), e.Cycles, e.Fixed, e.Approved,
-			e.Escalated, e.Skipped, orDash(string(e.Verdict)))
+			e.Escalated, e.Skipped, verdict)
 	}
 	b.WriteString("\n")
 	b.WriteString(unproven(s))
@@ -195,4 +199,13 @@ func cmpStr(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// acceptCommand is the `accept` command for an engine, as a code span
+// when the name is safe to show as one (S11).
+func acceptCommand(engine string) string {
+	if commandSafe(engine) {
+		return code("@review-loop accept " + engine)
+	}
+	return "`@review-loop accept <engine>`"
 }

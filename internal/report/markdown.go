@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
@@ -178,6 +179,9 @@ func stateLine(e Engine, md bool) string {
 	}
 	parts := []string{st}
 	switch {
+	case !e.QuotaUntil.IsZero():
+		// T8: a quota is a wait with an end, not a broken engine.
+		parts = append(parts, "⏳ "+strong("QUOTA")+" — cooldown until "+cooldownEnd(e.QuotaUntil))
 	case e.Mark != "":
 		parts = append(parts, "⚠️ "+strong(e.Mark))
 	case e.Verdict != "":
@@ -379,4 +383,11 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return itoa(n) + " " + noun + "s"
+}
+
+// cooldownEnd is when a quota cooldown ends, as the status comment shows
+// it beside the engine: the time of day in UTC (the engine's note beside
+// it carries the full date and time).
+func cooldownEnd(t time.Time) string {
+	return t.UTC().Format("15:04 UTC")
 }

@@ -128,6 +128,9 @@ type Engine struct {
 	// active findings the loop counted (S6); both are shown.
 	Stated  *loop.StatedCount
 	Counted int
+	// QuotaUntil is the end of the engine's quota cooldown (T8); zero when
+	// it is in none. An engine in quota is shown as such, not ERRORED.
+	QuotaUntil time.Time
 	// Per-engine hand-back counts (H1).
 	Cycles, Fixed, Approved, Escalated, Skipped int
 }
@@ -254,8 +257,9 @@ func engines(in Input) []Engine {
 	if len(in.Plan.Engines) > 0 {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
-				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted}
-			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven {
+				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted,
+				QuotaUntil: r.QuotaUntil}
+			if (r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven || r.Verdict == loop.VerdictPaused) && r.QuotaUntil.IsZero() {
 				e.Mark = string(r.Verdict)
 			}
 			out = append(out, withCounts(e, st.EngineStates[r.Engine]))

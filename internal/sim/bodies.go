@@ -380,6 +380,15 @@ const CodeRabbitSkipped = "<!-- This is an auto-generated comment: summarize by 
 	"> [!IMPORTANT]\n> ## Review skipped\n> \n> Auto reviews are disabled on this repository. Please check the settings in the CodeRabbit UI or the `.coderabbit.yaml` file in this repository. To trigger a single review, invoke the `@coderabbitai review` command.\n> \n" +
 	"> You can disable this status message by setting the `reviews.review_status` to `false` in the CodeRabbit configuration file.\n\n<!-- end of auto-generated comment: skip review by coderabbit.ai -->"
 
+// CodeRabbitPaused is CodeRabbit's walkthrough once it paused its
+// automatic reviews after auto_pause_after_reviewed_commits, verbatim from
+// jdx/mise#12718 (coderabbit/03-…, block B; checkbox ids kept).
+const CodeRabbitPaused = "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n<!-- This is an auto-generated comment: review paused by coderabbit.ai -->\n\n> [!NOTE]\n> ## Reviews paused\n> \n> It looks like this branch is under active development. To avoid overwhelming you with review comments due to an influx of new commits, CodeRabbit has automatically paused this review. You can configure this behavior by changing the `reviews.auto_review.auto_pause_after_reviewed_commits` setting.\n> \n> Use the following commands to manage reviews:\n> - `@coderabbitai resume` to resume automatic reviews.\n> - `@coderabbitai review` to trigger a single review.\n> \n> Use the checkboxes below for quick actions:\n> - [ ] <!-- {\"checkboxId\":\"7f6cc2e2-2e4e-497a-8c31-c9e4573e93d1\"} --> ▶️ Resume reviews\n> - [ ] <!-- {\"checkboxId\":\"e9bb8d72-00e8-4f67-9cb2-caf3b22574fe\"} --> 🔍 Trigger review\n\n<!-- end of auto-generated comment: review paused by coderabbit.ai -->\n\n" + CodeRabbitWalkthrough
+
+// CodeRabbitWalkthrough is the walkthrough block of CodeRabbit's comment
+// (09-…, shortened), as it reads when its reviews are not paused.
+const CodeRabbitWalkthrough = "<!-- walkthrough_start -->\n\n<details>\n<summary>📝 Walkthrough</summary>\n\n## Walkthrough\n\nThe PR changes the calculator package.\n\n</details>\n\n<!-- walkthrough_end -->"
+
 // CodeRabbitFailed is CodeRabbit's failure banner above its walkthrough
 // (09-…): the walkthrough is there, the review is not.
 const CodeRabbitFailed = "<!-- This is an auto-generated comment: summarize by coderabbit.ai -->\n<!-- This is an auto-generated comment: failure by coderabbit.ai -->\n\n" +

@@ -31,6 +31,13 @@ type bot struct {
 	walkID       int64
 	walkBody     string
 	lastReviewed string
+
+	// reviewed counts the commits CodeRabbit reviewed; paused is its
+	// walkthrough comment once it paused (0 while not), and resumed says
+	// someone posted `@coderabbitai resume` (ST6).
+	reviewed int
+	paused   int64
+	resumed  bool
 }
 
 type job struct {
@@ -102,8 +109,13 @@ func (b *bot) react(s stimulus) {
 		}
 	case stimPush:
 		switch b.name {
-		case Bugbot, CodeRabbit:
+		case Bugbot:
 			b.start(s.sha)
+		case CodeRabbit:
+			// Paused, it reviews no push until asked (ST6).
+			if !b.isPaused() {
+				b.start(s.sha)
+			}
 		case Copilot:
 			if b.script.AutoOnPush {
 				b.start(s.sha)
@@ -119,6 +131,10 @@ func (b *bot) react(s stimulus) {
 			b.start(head)
 		}
 	case stimComment:
+		if b.name == CodeRabbit && strings.HasPrefix(strings.ToLower(strings.TrimSpace(s.body)), "@coderabbitai resume") && !s.bot {
+			b.resume()
+			return
+		}
 		if !b.isTrigger(s.body) {
 			return
 		}
@@ -904,6 +920,47 @@ func (b *bot) completeCodeRabbit(j *job, r Round) {
 	b.postReview(j, r, inline, CodeRabbitLogin, CodeRabbitLogin, summary, coderabbitComment)
 	b.endWalkthrough(j, true, len(inline)+len(body) == 0)
 	finish("SUCCESS", "Review completed")
+	b.reviewed++
+	if n := b.script.PauseAfter; n > 0 && b.reviewed >= n && b.paused == 0 {
+		// auto_pause_after_reviewed_commits reached: the walkthrough says
+		// so, and pushes are no longer reviewed (coderabbit/03-…).
+		if id, err := b.w.Fake.AddIssueComment(b.w.Owner, b.w.Repo, b.w.Number, CodeRabbitLogin, "NONE", CodeRabbitPaused); err == nil {
+			b.paused = id
+			b.w.emit("issue_comment", b.w.issueCommentPayload(b.w.issueComment(id), true))
+		}
+	}
+}
+
+// isPaused reports whether CodeRabbit paused its automatic reviews.
+func (b *bot) isPaused() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.paused != 0
+}
+
+// resume is `@coderabbitai resume`: the walkthrough drops its paused
+// block and pushes are reviewed again. review-loop must never send it.
+func (b *bot) resume() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.resumed = true
+	if b.paused != 0 {
+		_ = b.w.Fake.EditIssueComment(b.paused, CodeRabbitWalkthrough)
+		b.paused = 0
+	}
+}
+
+// Resumed lists the engines someone resumed with `@coderabbitai resume`.
+func (w *World) Resumed() []string {
+	var out []string
+	for _, b := range w.bots {
+		b.mu.Lock()
+		if b.resumed {
+			out = append(out, b.name)
+		}
+		b.mu.Unlock()
+	}
+	return out
 }
 
 // openThread reports whether the newest thread posted for a scripted

@@ -120,6 +120,9 @@ func (w *World) Check(o Outcome) []string {
 		}
 	}
 	bad = append(bad, w.quotaTriggers(x.QuietDuringQuota)...)
+	for _, e := range w.Resumed() {
+		add("%s was resumed with `@coderabbitai resume`: a paused engine is asked for one review, never resumed (ST6)", e)
+	}
 	for _, k := range sortedKeys(x.ActionComments) {
 		n := 0
 		for _, c := range snap.Comments {

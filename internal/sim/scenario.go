@@ -149,6 +149,13 @@ type Engine struct {
 	// one the engine re-evaluates its open findings with Default.
 	Rounds  []Round `yaml:"rounds"`
 	Default *Round  `yaml:"default"`
+	// PauseAfter is CodeRabbit's auto_pause_after_reviewed_commits: once
+	// it has reviewed this many commits it edits its walkthrough into
+	// "> [!NOTE] > ## Reviews paused" (coderabbit/03-…) and reviews no
+	// push until `@coderabbitai review` (one review) or `@coderabbitai
+	// resume` (its automatic reviews again, which review-loop must never
+	// ask for: the run fails if it is posted, ST6). 0: never pauses.
+	PauseAfter int `yaml:"pause_after"`
 }
 
 // Round is what an engine does in one review.
@@ -408,7 +415,7 @@ type PushEvent struct {
 
 // FaultEvent is a fault injected into the fake GitHub.
 type FaultEvent struct {
-	Match         string   `yaml:"match"` // "METHOD /path", "graphql:<root>" or "*"; {owner}, {repo}, {number} are filled in
+	Match         string   `yaml:"match"` // "METHOD /path", "METHOD /path*" (a prefix), "graphql:<root>" or "*"; {owner}, {repo}, {number} are filled in
 	Status        int      `yaml:"status"`
 	Times         int      `yaml:"times"`
 	RetryAfter    int      `yaml:"retry_after"`
@@ -526,7 +533,7 @@ const (
 var KnownEngines = []string{Bugbot, Claude, CodeRabbit, Copilot, Gemini}
 
 var (
-	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING", "UNPROVEN"}
+	knownVerdicts = []string{"CLEAN", "HUNG", "ERRORED", "STILL_FINDING", "UNPROVEN", "PAUSED"}
 	// knownEnds are H5's end reasons; "" expects a loop that never
 	// handed back (a dry run writes no state).
 	knownEnds  = []string{"", "clean", "no-fixes", "no-comments", "max-iterations", "timeout", "bound", "no-progress", "stopped", "error", "diverging", "too-large"}

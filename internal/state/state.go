@@ -179,6 +179,32 @@ type State struct {
 	// Owner is the proof that review-loop's own workflow wrote the status
 	// comment (SC4). Absent in states written before it existed.
 	Owner *Owner `json:"owner,omitempty"`
+	// Accepted are maintainers' `accept <engine>` words, each standing in
+	// for the engine's proof of a finished review of one head (S11).
+	// Added within version 1: older states decode with none.
+	Accepted []Acceptance `json:"accepted,omitempty"`
+	// UnreadPushes are the commits pushed since the loop's last look that
+	// could not be read: no fix until they are (CV7). Added within version
+	// 1: older states decode with none.
+	UnreadPushes *UnreadPushes `json:"unread_pushes,omitempty"`
+}
+
+// UnreadPushes is the range of pushed commits the loop could not read
+// (CV7): it reads them again from Base on the next wake.
+type UnreadPushes struct {
+	Base string `json:"base"`
+	Head string `json:"head"`
+	Why  string `json:"why"`
+}
+
+// Acceptance is a maintainer's word that an engine finished reviewing one
+// head, given with `@review-loop accept <engine>` when the loop could not
+// prove it (S11). It holds for that head only.
+type Acceptance struct {
+	Engine string    `json:"engine"`
+	SHA    string    `json:"sha"`
+	By     string    `json:"by"`
+	At     time.Time `json:"at,omitzero"`
 }
 
 // Owner names the workflow run that created the status comment and, once
@@ -384,6 +410,11 @@ func (s State) Clone() State {
 	c.Triage = slices.Clone(s.Triage)
 	c.Events = slices.Clone(s.Events)
 	c.Approvals = slices.Clone(s.Approvals)
+	c.Accepted = slices.Clone(s.Accepted)
+	if s.UnreadPushes != nil {
+		u := *s.UnreadPushes
+		c.UnreadPushes = &u
+	}
 	c.Skips = slices.Clone(s.Skips)
 	c.Notices = slices.Clone(s.Notices)
 	c.Installed = maps.Clone(s.Installed)
@@ -477,6 +508,12 @@ func (s State) Validate(knownEngines []string) error {
 	for i, ev := range s.Events {
 		if !slices.Contains(EventNames, ev.Name) {
 			bad(fmt.Sprintf("events[%d].event", i), "unknown event %q", ev.Name)
+		}
+	}
+	for i, a := range s.Accepted {
+		checkEngine(fmt.Sprintf("accepted[%d].engine", i), a.Engine)
+		if a.SHA == "" || a.By == "" {
+			bad(fmt.Sprintf("accepted[%d]", i), "needs the head it is for and who accepted it")
 		}
 	}
 	errs = append(errs, s.Ledger.validate()...)

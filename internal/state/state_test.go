@@ -38,6 +38,8 @@ func full() State {
 		Events:        []Event{{Time: t0, Name: EventRunStart}, {Time: t0, Name: EventRetrigger, Engine: "bugbot", SHA: "aaa", Iteration: 1, Reason: "r", Detail: "d"}},
 		EventsDropped: 3,
 		Approvals:     []Approval{{FindingID: "copilot-2", Direction: "use a mutex", By: "alice", At: t0}},
+		UnreadPushes:  &UnreadPushes{Base: "abc1234", Head: "def5678", Why: "compare failed"},
+		Accepted:      []Acceptance{{Engine: "copilot", SHA: "abc1234", By: "alice", At: t0}},
 		Skips:         []string{"copilot-3"},
 		Totals:        Totals{Fixed: 1, Reverted: 1, Escalated: 1, Outdated: 1, Disagreed: 1},
 		Notices:       []string{"dispatch-setup", "resolve-permission"},
