@@ -61,6 +61,9 @@ type prCycle struct {
 	// pushHistory are the commits pushed since the last look, read once
 	// per cycle before the decision (CV4, CV5).
 	pushHistory *loop.PushHistory
+	// withheld: a write held a secret and was refused (TB14); the cycle
+	// hands back and writes nothing else.
+	withheld bool
 }
 
 // errLostRace means another run changed the status comment since this one

@@ -21,6 +21,7 @@ import (
 	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 	"github.com/sethvargo/go-githubactions"
@@ -159,6 +160,9 @@ type runner struct {
 	// configDeferred: no checkout, so the config file is read with the
 	// first observation (adoptObservedConfig), not in a request of its own.
 	configDeferred bool
+	// secrets are every secret input: nothing that holds one is written
+	// (TB14); the GitHub clients hold the same set.
+	secrets *secret.Set
 }
 
 // useRepoConfig adopts the repository's config file (config.WithRepo).
@@ -210,7 +214,7 @@ func Run(ctx context.Context, d Deps) (Result, error) {
 	for _, s := range cfg.Secrets() {
 		gha.AddMask(s)
 	}
-	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
+	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg), secrets: cfg.SecretSet()}
 	r.pinAgent()
 
 	// C2: the inputs, the event and the engine names are judged before the

@@ -24,6 +24,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -355,6 +356,18 @@ func (c Config) Secrets() []string {
 		}
 	}
 	return out
+}
+
+// SecretSet is every secret input of the config, each named by its
+// input, for the check of everything review-loop writes (TB14).
+func (c Config) SecretSet() *secret.Set {
+	return secret.NewSet(
+		secret.Named{Input: "github-token", Value: c.GitHubToken},
+		secret.Named{Input: "push-token", Value: c.PushToken},
+		secret.Named{Input: "trigger-token", Value: c.TriggerToken},
+		secret.Named{Input: "anthropic-api-key", Value: c.AnthropicAPIKey},
+		secret.Named{Input: "openai-api-key", Value: c.OpenAIAPIKey},
+	)
 }
 
 func splitList(s string) []string {

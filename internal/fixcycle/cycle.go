@@ -1,6 +1,7 @@
 package fixcycle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -93,11 +94,22 @@ func Prepare(ctx context.Context, t Triaged, co Checkout) (*prepared.Fix, []byte
 	if err != nil {
 		f.Err, f.Commit, f.Changed = err.Error(), false, nil
 	}
-	if !f.Commit {
-		return f, nil, ran, nil
+	var patch []byte
+	if f.Commit {
+		if patch, err = Diff(ctx, co.Git, f.Changed); err != nil {
+			return f, nil, ran, err
+		}
 	}
-	patch, err := Diff(ctx, co.Git, f.Changed)
-	return f, patch, ran, err
+	if in := cmp.Or(SecretIn(co.Secrets, patch, cyc), co.Secrets.FindString(f.Err)); in != "" {
+		// TB14: nothing of a fix whose output holds a secret is handed
+		// over, not its patch, its texts or its paths.
+		w := &prepared.Fix{Withheld: in}
+		for _, r := range cyc.Results {
+			w.Results = append(w.Results, fix.Result{ID: r.ID, Outcome: fix.OutcomeFailed})
+		}
+		return w, nil, ran, nil
+	}
+	return f, patch, ran, nil
 }
 
 // Rows are the triage rows with the fix's outcomes: a finding the fixer
