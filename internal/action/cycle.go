@@ -125,7 +125,14 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	} else if notice != "" {
 		c.notices = append(c.notices, notice)
 	}
-	if skip, effects := loop.Admit(c.st, c.wakeFacts(), c.facts()); skip != "" {
+	wf := c.wakeFacts()
+	if c.wake.Kind == event.KindStartLabel {
+		// TB15: the start label asks for a loop only from someone who may
+		// give the start command.
+		wf.Denied = c.refuseWithoutWrite(ctx, "start")
+		wf.Asked = wf.Asked && wf.Denied == ""
+	}
+	if skip, effects := loop.Admit(c.st, wf, c.facts()); skip != "" {
 		c.res.Skipped = skip
 		if len(effects) == 0 {
 			c.gha.Noticef("review-loop: PR #%d: %s", c.number, skip)
@@ -246,14 +253,14 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 		return nil, err
 	}
 	before := c.st
-	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges, before.HumanSeenID), c.loopCfg)
 	c.keepChangedChars()
 	if c.plan.Action == loop.ActionFix && c.needsTree() {
 		if err := c.ensureTree(ctx, "fixes"); err != nil {
 			return nil, err
 		}
 		observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.PushToken, c.views, c.Log)
-		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges, before.HumanSeenID), c.loopCfg)
 		c.keepChangedChars()
 	}
 	c.res.Plan = c.plan
