@@ -123,15 +123,19 @@ func Rows(t Triaged, results []fix.Result, failed bool) []state.TriageRow {
 	rows := make([]state.TriageRow, 0, len(t.Table.Rows))
 	for _, row := range t.Table.Rows {
 		out := string(row.Outcome)
-		if r, ok := outcomes[row.FindingID]; ok {
-			out = outcome(r.Outcome)
-		}
-		if failed && out == loop.OutcomeFixed {
-			out = loop.OutcomeReverted
-		}
 		just := row.Justification
 		if just == "" {
 			just = row.Reason
+		}
+		if r, ok := outcomes[row.FindingID]; ok {
+			out = outcome(r.Outcome)
+			if out == loop.OutcomeReverted && r.Reason != "" {
+				// Every refusal and revert names its reason on the PR.
+				just = r.Reason
+			}
+		}
+		if failed && out == loop.OutcomeFixed {
+			out = loop.OutcomeReverted
 		}
 		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(t.ByID[row.FindingID])})
