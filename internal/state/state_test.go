@@ -37,6 +37,7 @@ func full() State {
 		Triage:        []TriageRow{{FindingID: "bugbot-1", Engine: "bugbot", CommentID: 2233029558, Tier: 1, Justification: "nil map write panics", Outcome: "fixed", Key: "nil", Cycle: 1, FlaggedBy: []string{"bugbot", "copilot"}}},
 		Events:        []Event{{Time: t0, Name: EventRunStart}, {Time: t0, Name: EventRetrigger, Engine: "bugbot", SHA: "aaa", Iteration: 1, Reason: "r", Detail: "d"}},
 		EventsDropped: 3,
+		TriagePruned:  5,
 		Approvals:     []Approval{{FindingID: "copilot-2", Direction: "use a mutex", By: "alice", At: t0}},
 		Skips:         []string{"copilot-3"},
 		Totals:        Totals{Fixed: 1, Reverted: 1, Escalated: 1, Outdated: 1, Disagreed: 1},
