@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark/text"
 )
 
 // adversarial are 65,536-character comment bodies built to make a
@@ -26,12 +28,19 @@ func adversarial() map[string]string {
 		"inline html comments":     fill("a <!-- b\n"),
 		"unclosed code spans":      fill("`a ``b\n"),
 		"lines and comments":       fill("a <!-- x -->\n"),
+		"unclosed destinations":    fill("[a](b"),
+		"unclosed images":          fill("![a]("),
+		"nested destinations":      fill("[a](]("),
+		"quoted destinations":      fill("[a](b'"),
+		"open then closed labels":  strings.Repeat("[", n/2) + strings.Repeat("]", n/2),
+		"closed links":             fill("[a](b)"),
 	}
 }
 
 // R2: reading 65,536 characters of adversarial markdown costs a fixed
 // multiple of the input: the nodes LineStarts visits, and the
-// allocations the parse makes, at most a few per input byte.
+// allocations the parse makes, at most a few per input byte; and the
+// bytes goldmark's link parser reads, at most twice the input.
 func TestRule_R2_LineStartsIsLinearOnAdversarialMarkdown(t *testing.T) {
 	for name, body := range adversarial() {
 		t.Run(name, func(t *testing.T) {
@@ -39,6 +48,11 @@ func TestRule_R2_LineStartsIsLinearOnAdversarialMarkdown(t *testing.T) {
 			lineStarts(body, &steps)
 			if max := 2 * len(body); steps > max {
 				t.Errorf("LineStarts visited %d nodes for %d bytes, over %d", steps, len(body), max)
+			}
+			read := 0
+			newParser(&read).Parse(text.NewReader([]byte(body)))
+			if max := 2 * len(body); read > max {
+				t.Errorf("the link parser read %d bytes of %d, over %d", read, len(body), max)
 			}
 			if a := allocsPerByte(func() { LineStarts(body) }, len(body)); a > 4 {
 				t.Errorf("LineStarts allocated %.2f times per input byte, over 4", a)

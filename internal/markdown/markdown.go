@@ -25,23 +25,35 @@ func parse(src []byte) ast.Node {
 // gfm is the one parser every call shares: goldmark's parser keeps no
 // state between documents (each parse has its own context) and is built
 // on first use, so building it once saves its cost on every comment.
-var gfm = sync.OnceValue(func() parser.Parser {
+var gfm = sync.OnceValue(func() parser.Parser { return newParser(nil) })
+
+// newParser builds the parser: goldmark's CommonMark and GFM parsers,
+// with the fenced code block parser that marks closed blocks and the link
+// parser kept linear (boundedLink, which counts its reading in steps when
+// that is not nil).
+func newParser(steps *int) parser.Parser {
 	blocks := parser.DefaultBlockParsers()
 	for i, b := range blocks {
 		if _, ok := b.Value.(parser.BlockParser); ok && b.Priority == 700 {
 			blocks[i].Value = closingFence{parser.NewFencedCodeBlockParser()}
 		}
 	}
+	inlines := parser.DefaultInlineParsers()
+	for i, p := range inlines {
+		if ip, ok := p.Value.(parser.InlineParser); ok && string(ip.Trigger()) == string(parser.NewLinkParser().Trigger()) {
+			inlines[i].Value = boundedLink{InlineParser: ip, steps: steps}
+		}
+	}
 	md := goldmark.New(
 		goldmark.WithParser(parser.NewParser(
 			parser.WithBlockParsers(blocks...),
-			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+			parser.WithInlineParsers(inlines...),
 			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 		)),
 		goldmark.WithExtensions(extension.GFM),
 	)
 	return md.Parser()
-})
+}
 
 // normalize turns CRLF and lone CR line endings into LF, as GitHub does
 // before rendering.
