@@ -13,8 +13,10 @@ import (
 )
 
 // TB14: a prompt-injected agent fixer (the finding told it to publish its
-// key) writes its ANTHROPIC_API_KEY into the fix and, in the other attack,
-// into its reply on the thread. Run with the built binary as Actions runs
+// key) writes its ANTHROPIC_API_KEY into the fix, into its reply on the
+// thread, into the name of a file it leaves behind (which the status
+// comment would list as left out of the commit), or into the error it
+// fails with (which SC5 keeps off the PR: nothing is refused there). Run with the built binary as Actions runs
 // it, in single and hardened mode, with and without a checkout step:
 // nothing review-loop sends to GitHub holds the key in any form (every
 // request the fake received, body, path and query; every commit of the
@@ -26,6 +28,13 @@ func TestRule_TB14_AnInjectedAgentCannotPublishItsKey(t *testing.T) {
 	attacks := map[string]string{
 		"into the fix": `sed -i 's/a - b/a + b/' calc/calc.go
 echo "// debug: $ANTHROPIC_API_KEY" >> calc/calc.go
+echo "{\"fixed\":[\"$id\"],\"outdated\":[],\"disagreed\":[],\"error\":null}" > "$REVIEW_LOOP_REPLY"
+`,
+		"into its error": `echo "{\"type\":\"result\",\"subtype\":\"error_during_execution\",\"is_error\":true,\"result\":\"cannot go on, key $ANTHROPIC_API_KEY\"}"
+exit 1
+`,
+		"into a file name": `sed -i 's/a - b/a + b/' calc/calc.go
+echo x > "calc/$ANTHROPIC_API_KEY.go"
 echo "{\"fixed\":[\"$id\"],\"outdated\":[],\"disagreed\":[],\"error\":null}" > "$REVIEW_LOOP_REPLY"
 `,
 		"into a reply": `k=$(printf '%s' "$ANTHROPIC_API_KEY" | base64 | tr -d '\n')
@@ -92,6 +101,9 @@ echo "{\"fixed\":[],\"outdated\":[],\"disagreed\":[{\"id\":\"$id\",\"reply\":\"a
 					})
 				}
 				status := g.e.statusComment(t)
+				if attack == "into its error" {
+					return
+				}
 				if !strings.Contains(status, "`anthropic-api-key`") || !strings.Contains(status, "TB14") {
 					t.Errorf("the status comment does not hand back naming anthropic-api-key:\n%s\n--- publish/single stdout\n%s\n%s", status, pusher.stdout, pusher.stderr)
 				}

@@ -104,8 +104,8 @@ func Prepare(ctx context.Context, t Triaged, co Checkout) (*prepared.Fix, []byte
 		// TB14: nothing of a fix whose output holds a secret is handed
 		// over, not its patch, its texts or its paths.
 		w := &prepared.Fix{Withheld: in}
-		for _, r := range cyc.Results {
-			w.Results = append(w.Results, fix.Result{ID: r.ID, Outcome: fix.OutcomeFailed})
+		for _, f := range t.Todo {
+			w.Results = append(w.Results, fix.Result{ID: f.ID, Outcome: fix.OutcomeFailed})
 		}
 		return w, nil, ran, nil
 	}
