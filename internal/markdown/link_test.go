@@ -6,32 +6,32 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 )
 
-// render renders src to HTML with goldmark's own GFM parser, or with
-// review-loop's (the bounded link parser).
+// render renders src to HTML as goldmark's own GFM parser reads it, or
+// as review-loop's parse does (the bounded link parser and the
+// incremental column reader).
 func render(t *testing.T, src string, ours bool) string {
 	t.Helper()
-	opts := []goldmark.Option{goldmark.WithExtensions(extension.GFM)}
-	md := goldmark.New(opts...)
-	if ours {
-		md = goldmark.New(append(opts, goldmark.WithParser(newParserNoGFM()))...)
-	}
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	var b bytes.Buffer
-	if err := md.Convert([]byte(src), &b); err != nil {
+	if !ours {
+		if err := md.Convert([]byte(src), &b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	s := []byte(src)
+	if err := md.Renderer().Render(&b, s, parse(s)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
-// newParserNoGFM is newParser without its own GFM set-up: the GFM
-// extension of the goldmark it is given adds it, as in gfm().
-func newParserNoGFM() parser.Parser { return newParser(nil) }
-
-// R2: the bounded link parser reads every document as goldmark does: the
+// R2: review-loop's parse reads every document as goldmark does: the
 // same HTML, links that close and links that do not, on one line or
-// across lines, in block quotes and lists.
+// across lines, in block quotes and lists, with tabs and nested
+// containers.
 func TestRule_R2_TheBoundedLinkParserReadsAsGoldmarkDoes(t *testing.T) {
 	t.Parallel()
 	for _, src := range linkSeeds {
@@ -47,6 +47,8 @@ var linkSeeds = []string{
 	"[a](b[a](b[a](b)", "![a](b)", "![a](b[a](c)", "> [a](b\n> )", "- [a](b\n  c)", "[a](b 'x' )",
 	"[a](b (x))", "[a](b\t)", "[a](b\n\n)", "[x]: /u\n\n[x](b", "[a](b\\\\)", "[[a](b)](c)", "[a](b)[c](d",
 	"[a](\\", "[a](b\"c\")", "[a](b\n'c\nd')",
+	"> > > a", ">\t> b\n>\tc", "- > 1. > * a\n  b", "\t- a\n\t\t- b\n\t\t\t```x\n\t\t\tc\n\t\t\t```",
+	"1.\t> a\n   \t> b", "  >  >\t>   ```\n  > > > x",
 }
 
 func FuzzBoundedLink(f *testing.F) {

@@ -19,7 +19,7 @@ import (
 
 // parse returns the document tree of src.
 func parse(src []byte) ast.Node {
-	return gfm().Parse(text.NewReader(src))
+	return gfm().Parse(newOffsetReader(src, nil))
 }
 
 // gfm is the one parser every call shares: goldmark's parser keeps no
