@@ -145,7 +145,8 @@ func New(opts Options) (*Client, error) {
 	)
 	rt = &authTransport{base: rt, token: opts.Token, ua: opts.UserAgent, log: opts.Logger}
 	rt = gqlTransport{base: rt}
-	rt = sealTransport{base: rt, secrets: opts.Secrets, c: c}
+	// The client's own token is sealed whatever the caller passed.
+	rt = sealTransport{base: rt, secrets: opts.Secrets.With(secret.Named{Input: "the client's token", Value: opts.Token}), c: c}
 	c.http = &http.Client{Transport: rt, CheckRedirect: noRedirect}
 
 	rest, err := gh.NewClient(c.http).WithEnterpriseURLs(opts.APIURL, opts.APIURL)

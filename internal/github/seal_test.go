@@ -85,3 +85,15 @@ func TestRule_TB14_NoWriteThatHoldsASecretLeavesTheClient(t *testing.T) {
 		t.Errorf("TakeRefused gave %d refusals again", len(got))
 	}
 }
+
+// TB14: a client built without a secret set still never sends its own
+// token in a request's body.
+func TestRule_TB14_AClientNeverWritesItsOwnToken(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	_, err := e.c.CreateIssueComment(context.Background(), "o", "r", e.pr, "token: "+token)
+	var se *secret.Error
+	if !errors.As(err, &se) || se.Input != "the client's token" {
+		t.Fatalf("err = %v, want a refusal naming the client's token", err)
+	}
+}

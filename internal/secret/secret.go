@@ -55,6 +55,17 @@ func NewSet(ns ...Named) *Set {
 	return s
 }
 
+// With returns a set that also holds the secret of n; s is unchanged. A
+// value s already holds keeps the input s names it by.
+func (s *Set) With(n Named) *Set {
+	out := &Set{}
+	if s != nil {
+		out.forms = append(out.forms, s.forms...)
+	}
+	out.forms = append(out.forms, NewSet(n).forms...)
+	return out
+}
+
 // Inputs are the names of the inputs whose secrets the set holds, in
 // order, each once.
 func (s *Set) Inputs() []string {
