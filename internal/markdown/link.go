@@ -111,8 +111,6 @@ func (m *lineMemo) first(i int) (byte, int) {
 	return m.after, m.stop
 }
 
-func (m *lineMemo) byteAt(i int) byte { return m.src[i-m.start] }
-
 // memoFor returns the memo of the line holding seg, computing it once per
 // line from the first "](" met on it.
 func memoFor(parent ast.Node, src, line []byte, seg text.Segment, pc parser.Context, steps *int) *lineMemo {
