@@ -50,6 +50,7 @@ func main() {
 		Stderr:  os.Stderr,
 		Version: version,
 		Demo:    scenario.Demo,
+		Secrets: sealed.Secrets(),
 	})
 	stop()
 	os.Exit(int(code))

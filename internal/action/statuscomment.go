@@ -38,7 +38,7 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 	if err != nil {
 		return err
 	}
-	if in := c.secrets.FindString(body); in != "" {
+	if in := c.secrets.FindText(body); in != "" {
 		// TB14: the status comment this cycle would write holds a secret
 		// (a fixer's or a command's text that carried one): that comment is
 		// not written; the hand-back is, with the secret withheld.
@@ -110,7 +110,7 @@ func (c *prCycle) degradeReadOnly(err error, what string) error {
 func (c *prCycle) encode() (string, error) {
 	b, err := report.StatusBody(c.reportInput(), c.claim)
 	if c.withheld {
-		b = c.secrets.Withhold(b)
+		b = c.secrets.Withhold(b, func(s string) string { return report.Escape(s, 0) })
 	}
 	return b, err
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/secret"
 )
 
@@ -109,5 +110,36 @@ echo "{\"fixed\":[],\"outdated\":[],\"disagreed\":[{\"id\":\"$id\",\"reply\":\"a
 				}
 			})
 		}
+	}
+}
+
+// TB14: a secret the runner's environment holds beyond the inputs (here
+// a DEPLOY_TOKEN variable of the job) is sealed too: a Copilot finding
+// quotes it, and the status comment that would list the finding's title
+// is written with the value withheld, handing back with a reason that
+// names the variable. Run with the built binary.
+func TestRule_TB14_AnEnvironmentSecretQuotedByAnEngineIsNotWritten(t *testing.T) {
+	t.Parallel()
+	const deploy = "dpl_tb14_environment_secret_77c1"
+	e := newE2E(t)
+	e.env = map[string]string{"DEPLOY_TOKEN": deploy}
+	e.run("workflow_dispatch", dispatch("1"), map[string]string{"engines": "copilot"})
+	rid, _ := e.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\nCopilot reviewed 1 out of 1 changed files in this pull request and generated 1 comment.", CommitSHA: e.head})
+	if _, _, err := e.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: e.head, Body: "Hard-coded credential " + deploy + " in the build.\n\n```suggestion\n\treturn a + b\n```"}); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run("pull_request_review", map[string]any{"action": "submitted", "repository": repo,
+		"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": e.head, "state": "commented"},
+		"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": e.head, "ref": "feature"}},
+		"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}}, map[string]string{"engines": "copilot"})
+	for _, req := range e.fake.Requests() {
+		for _, f := range secret.Forms(deploy) {
+			if strings.Contains(string(req.Body), f) {
+				t.Errorf("%s %s sent the environment's secret (as %q)", req.Method, req.Path, f)
+			}
+		}
+	}
+	if status := e.statusComment(t); !strings.Contains(status, "`DEPLOY_TOKEN`") {
+		t.Errorf("the status comment does not name DEPLOY_TOKEN:\n%s\n%s\n%s", status, r.stdout, r.stderr)
 	}
 }

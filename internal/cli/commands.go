@@ -43,6 +43,7 @@ func runCycleCommand(ctx context.Context, args []string, env Env, logger *slog.L
 		return doctorMode(ctx, cfg, env, logger)
 	}
 	cfg.DryRun = cfg.DryRun || *dry
+	cfg.EnvSecrets = env.Secrets
 	if *prepareDir != "" {
 		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, *prepareDir
 	}

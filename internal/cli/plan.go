@@ -81,6 +81,7 @@ func runPlanCommand(ctx context.Context, args []string, env Env, logger *slog.Lo
 		return err
 	}
 	cfg.Mode = config.ModeSingle
+	cfg.EnvSecrets = env.Secrets
 	var log strings.Builder
 	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
 	if err != nil {

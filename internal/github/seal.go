@@ -11,7 +11,9 @@ import (
 
 // This file is the one place every request to GitHub passes before it
 // leaves (TB14): its URL and body are checked against every secret the
-// run holds (secret.Set), and a request that holds one is not sent. It is
+// run holds (secret.Set) — the body's bytes, and each text in it as it
+// reads once rendered as markdown — and a request that holds one is not
+// sent. It is
 // the client's outermost layer, so no call — a comment, a reply, a check
 // run, an issue, a label, a dispatch, a GraphQL mutation, or a kind of
 // write added later — can go round it. The Authorization header, added
@@ -32,7 +34,7 @@ func (t sealTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		input = t.secrets.Find(b)
+		input = t.secrets.FindJSON(b)
 		r = r.Clone(r.Context())
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }

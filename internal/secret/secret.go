@@ -107,6 +107,92 @@ func (s *Set) FindString(t string) string {
 	return ""
 }
 
+// FindText is Find on text GitHub renders as markdown: the text itself,
+// and the text as a reader sees it once rendered (Plain) — an escaped
+// "dpl\_key" shows "dpl_key".
+func (s *Set) FindText(t string) string {
+	if in := s.FindString(t); in != "" {
+		return in
+	}
+	return s.FindString(Plain(t))
+}
+
+// FindJSON is FindText on every string of a JSON document (a request's
+// body, where the text's backslashes are themselves escaped), and Find
+// on the bytes; a body that is not JSON is checked as bytes only.
+func (s *Set) FindJSON(b []byte) string {
+	if in := s.Find(b); in != "" || s == nil || len(s.forms) == 0 {
+		return in
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return ""
+	}
+	return s.findIn(v)
+}
+
+func (s *Set) findIn(v any) string {
+	switch v := v.(type) {
+	case string:
+		return s.FindText(v)
+	case []any:
+		for _, e := range v {
+			if in := s.findIn(e); in != "" {
+				return in
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if in := s.FindText(k); in != "" {
+				return in
+			}
+			if in := s.findIn(e); in != "" {
+				return in
+			}
+		}
+	}
+	return ""
+}
+
+// Plain is markdown text as a reader sees it rendered, for finding a
+// secret in it: no backslash before punctuation, the entities &lt; &gt;
+// &amp; &quot; decoded, and no zero-width spaces.
+func Plain(t string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '\\' && i+1 < len(t) && isASCIIPunct(t[i+1]) {
+			continue
+		}
+		if c == '&' {
+			if e, r, ok := entity(t[i:]); ok {
+				b.WriteByte(r)
+				i += e - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return strings.ReplaceAll(b.String(), "\u200b", "")
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+func entity(t string) (int, byte, bool) {
+	for _, e := range []struct {
+		name string
+		r    byte
+	}{{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}} {
+		if strings.HasPrefix(t, e.name) {
+			return len(e.name), e.r, true
+		}
+	}
+	return 0, 0, false
+}
+
 // Forms are the shapes a secret takes in written text: itself; hex, lower
 // and upper case; base64 in the standard and URL alphabets at each of the
 // three alignments a secret can have inside longer encoded data (only the
@@ -188,12 +274,19 @@ func Reason(input, write string) string {
 // Withhold replaces every form of every secret in t with a placeholder
 // naming its input: what is left of a text that must still be written (the
 // status comment that hands the PR back) once its secret is taken out.
-func (s *Set) Withhold(t string) string {
+// Each of escapes gives another shape a form takes in t (the markdown
+// escaping t was written with), withheld as well.
+func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 	if s == nil {
 		return t
 	}
 	for _, f := range s.forms {
 		t = strings.ReplaceAll(t, string(f.b), "[withheld: "+f.input+"]")
+		for _, esc := range escapes {
+			if e := esc(string(f.b)); e != "" {
+				t = strings.ReplaceAll(t, e, "[withheld: "+f.input+"]")
+			}
+		}
 	}
 	return t
 }

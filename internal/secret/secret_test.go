@@ -82,3 +82,26 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// TB14: a secret escaped for markdown ("dpl\_key", "a&amp;b", a zero-width
+// space after a character) is still the secret a reader sees, in a
+// comment and in the JSON body that carries it.
+func TestRule_TB14_AnEscapedSecretIsStillFound(t *testing.T) {
+	t.Parallel()
+	s := NewSet(Named{Input: "DEPLOY_TOKEN", Value: "dpl_a&b<c>_*key*"})
+	escaped := `dpl\_a&amp;b&lt;c&gt;\_\*key\*`
+	if got := s.FindText("title: " + escaped); got != "DEPLOY_TOKEN" {
+		t.Errorf("FindText(%q) = %q", escaped, got)
+	}
+	body := []byte(`{"body":"title: dpl\\_a&amp;b&lt;c&gt;\\_\\*key\\*"}`)
+	if got := s.FindJSON(body); got != "DEPLOY_TOKEN" {
+		t.Errorf("FindJSON(%s) = %q", body, got)
+	}
+	if got := s.FindJSON([]byte(`{"body":"nothing"}`)); got != "" {
+		t.Errorf("found %q in a clean body", got)
+	}
+	esc := func(v string) string { return strings.NewReplacer("_", `\_`, "*", `\*`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(v) }
+	if got := s.Withhold("a "+escaped+" b", esc); strings.Contains(got, "dpl") {
+		t.Errorf("Withhold left %q", got)
+	}
+}
