@@ -55,6 +55,7 @@ func main() {
 		Stderr:  os.Stderr,
 		Version: version,
 		Demo:    scenario.Demo,
+		Secrets: sealed.Secrets(),
 	})
 	stop()
 	os.Exit(int(code))

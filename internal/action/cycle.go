@@ -64,6 +64,9 @@ type prCycle struct {
 	// pushHistory are the commits pushed since the last look, read once
 	// per cycle before the decision (CV4, CV5).
 	pushHistory *loop.PushHistory
+	// withheld: a write held a secret and was refused (TB14); the cycle
+	// hands back and writes nothing else.
+	withheld bool
 }
 
 // errLostRace means another run changed the status comment since this one
@@ -126,7 +129,14 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 	} else if notice != "" {
 		c.notices = append(c.notices, notice)
 	}
-	if skip, effects := loop.Admit(c.st, c.wakeFacts(), c.facts()); skip != "" {
+	wf := c.wakeFacts()
+	if c.wake.Kind == event.KindStartLabel {
+		// TB15: the start label asks for a loop only from someone who may
+		// give the start command.
+		wf.Denied = c.refuseWithoutWrite(ctx, "start")
+		wf.Asked = wf.Asked && wf.Denied == ""
+	}
+	if skip, effects := loop.Admit(c.st, wf, c.facts()); skip != "" {
 		c.res.Skipped = skip
 		c.res.Quiet = len(effects) == 0
 		if len(effects) == 0 {
@@ -248,14 +258,14 @@ func (c *prCycle) decide(ctx context.Context) (map[string]loop.JudgeResult, erro
 		return nil, err
 	}
 	before := c.st
-	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+	c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges, before.HumanSeenID), c.loopCfg)
 	c.keepChangedChars()
 	if c.plan.Action == loop.ActionFix && c.needsTree() {
 		if err := c.ensureTree(ctx, "fixes"); err != nil {
 			return nil, err
 		}
 		observe.ContextHashes(ctx, c.gitRunner(), c.obs, c.cfg.GitHubToken, c.views, c.Log)
-		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges), c.loopCfg)
+		c.plan, c.st = loop.Decide(before, c.loopObservation(ctx, judges, before.HumanSeenID), c.loopCfg)
 		c.keepChangedChars()
 	}
 	c.res.Plan = c.plan

@@ -92,6 +92,11 @@ func newE2E(t testing.TB) *e2e {
 	if err := e.fake.AddRepo("octo", "app", "main"); err != nil {
 		t.Fatal(err)
 	}
+	// The PR's author maintains the repository: the start label and the
+	// commands need write permission (TB3, TB15).
+	if err := e.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
+		t.Fatal(err)
+	}
 	files := map[string]string{"calc/calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"}
 	if _, err := e.fake.CreatePR("octo", "app", ghfake.PROptions{Head: "feature", Files: files, Author: "maintainer"}); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/review-loop/review-loop/internal/event"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/secret"
 )
 
 // This file carries out a cycle's effects (loop.Effect), one after
@@ -23,6 +24,9 @@ func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
 		if c.readOnly {
 			return nil
 		}
+		if c.withheld && e.Kind != loop.EffectSave && e.Kind != loop.EffectClaim {
+			continue // TB14: after a refused write only the hand-back is written
+		}
 		c.Log.Info("effect", "pr", c.number, "do", e.String())
 		c.res.Effects = append(c.res.Effects, e)
 		if e.Kind == loop.EffectSave || e.Kind == loop.EffectClaim {
@@ -33,6 +37,9 @@ func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
 		}
 		err := c.do(ctx, e)
 		c.ledger.ahead = github.Counts{}
+		if c.sealRefused() {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -91,6 +98,37 @@ func (c *prCycle) do(ctx context.Context, e loop.Effect) error {
 		return fmt.Errorf("internal error: the plan has an effect this review-loop cannot carry out: %q", e.Kind)
 	}
 	return nil
+}
+
+// sealRefused reports whether a GitHub client refused a write because it
+// held a secret (TB14, github.Client.TakeRefused) since the last look;
+// the first such refusal hands the PR back (refuseWrite).
+func (c *prCycle) sealRefused() bool {
+	var refused []*secret.Error
+	for _, cl := range []*github.Client{c.gh, c.trigger} {
+		if cl != nil {
+			refused = append(refused, cl.TakeRefused()...)
+		}
+	}
+	if len(refused) == 0 {
+		return false
+	}
+	c.refuseWrite(refused[0])
+	return true
+}
+
+// refuseWrite hands the PR back, once, after a write that held a secret
+// was refused (TB14): the reason names the input and what was being
+// written, never the value; nothing but the hand-back is written after it.
+func (c *prCycle) refuseWrite(e *secret.Error) {
+	if c.withheld {
+		return
+	}
+	c.withheld = true
+	why := e.Reason()
+	c.plan, c.st = loop.RecordWriteRefusal(c.st, c.plan, why, c.res.Pushed != "", c.Now())
+	c.res.Plan = c.plan
+	c.gha.Errorf("review-loop: PR #%d: %s", c.number, why)
 }
 
 // effectLines are effects as the reports show them.

@@ -12,6 +12,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/observe"
+	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/push"
 )
 
@@ -38,6 +39,10 @@ func (c *prCycle) fixCycle(ctx context.Context, reportOnly bool) error {
 	c.notices = append(c.notices, out.Notices...)
 	c.st = loop.RecordFixCycle(c.st, loop.FixResult{Rows: out.Rows}, c.Now())
 	c.res.Tests, c.res.TestFindings, c.res.TestPassed = out.Result.Tests, out.Result.TestFindings, out.Result.TestPassed
+	if we := (*prepared.WithheldError)(nil); errors.As(fixErr, &we) {
+		c.refused(we.Error()) // TB14: the prepare job withheld a fix that held a secret
+		return nil
+	}
 	if fixErr != nil {
 		return fmt.Errorf("fix cycle: %w", fixErr)
 	}
@@ -69,7 +74,7 @@ func (c *prCycle) fixCycle(ctx context.Context, reportOnly bool) error {
 // once more, one commit, the write-ahead save and the push. A refusal
 // (B5) is reported on the status comment and is no error.
 func (c *prCycle) commit(ctx context.Context) error {
-	why, err := c.fixing.CheckCommit(ctx, c.gitRunner(), fixcycle.Caps{MaxFiles: c.cfg.MaxPatchFiles, MaxBytes: c.cfg.MaxPatchBytes})
+	why, err := c.fixing.CheckCommit(ctx, c.gitRunner(), fixcycle.Caps{MaxFiles: c.cfg.MaxPatchFiles, MaxBytes: c.cfg.MaxPatchBytes, Secrets: c.secrets})
 	if err != nil {
 		return err
 	}
@@ -102,6 +107,7 @@ func (c *prCycle) checkout() fixcycle.Checkout {
 		HeadRef: c.obs.HeadRef, HeadSHA: c.obs.HeadSHA, BaseRef: c.obs.BaseRef, FetchToken: c.cfg.GitHubToken, Fork: c.obs.IsFork,
 		Fixer: c.cfg.Fixer, TestCommand: c.cfg.TestCommand, SetupCommand: c.cfg.SetupCommand, LintCommand: c.cfg.LintCommand,
 		FixerCmd: c.cfg.FixerCommand, FixerTimeout: c.cfg.FixerTimeout, ContextFiles: c.cfg.ContextFiles, Agent: a,
+		Secrets: c.secrets,
 	}
 }
 

@@ -57,7 +57,7 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 	d.Seconds = int64(c.Now().Sub(c.started).Round(time.Second) / time.Second)
 	d.Fixer = c.cfg.Fixer
 	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
-	if err := prepared.Write(dir, d, patch); err != nil {
+	if err := prepared.Write(dir, d, patch, c.secrets); err != nil {
 		return err
 	}
 	c.gha.Noticef("review-loop: PR #%d: prepared a %s (%d patch bytes) in %s for the publish job", c.number, c.plan.Action, len(patch), dir)

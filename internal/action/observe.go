@@ -101,8 +101,33 @@ func (c *prCycle) judgeAll(ctx context.Context) (map[string]loop.JudgeResult, er
 }
 
 // loopObservation is what the core reads of this cycle (observe.ForLoop).
-func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult) loop.Observation {
-	return observe.ForLoop(c.gh, c.obs, c.wake, c.number, c.views, judges, c.prepared != nil, c.changedChars(ctx), c.pushHistory, c.cfg.Workspace, c.Now())
+// seen is the last person's act the state decided on (HumanSeenID).
+func (c *prCycle) loopObservation(ctx context.Context, judges map[string]loop.JudgeResult, seen int64) loop.Observation {
+	o := observe.ForLoop(c.gh, c.obs, c.wake, c.number, c.views, judges, c.prepared != nil, c.changedChars(ctx), c.pushHistory, c.cfg.Workspace, c.Now())
+	c.entitle(ctx, &o, seen)
+	return o
+}
+
+// entitle marks the people's acts the loop has not seen yet, and the
+// head's push, by someone who is neither the PR's author nor a user with
+// write permission (TB15): the core reports them once and ignores them.
+// A permission that cannot be read counts as none.
+func (c *prCycle) entitle(ctx context.Context, o *loop.Observation, seen int64) {
+	may := func(login string) bool {
+		if observe.SameLogin(login, c.obs.Author.Login) {
+			return true
+		}
+		p, err := c.permissions.Of(ctx, c.gh, c.owner, c.repo, login)
+		return err == nil && loop.PermissionWrites(p.Permission, p.RoleName)
+	}
+	for i, h := range o.Humans {
+		if h.ID > seen {
+			o.Humans[i].Unentitled = !may(h.Login)
+		}
+	}
+	if o.HeadPusher != "" && !o.HeadPusherBot {
+		o.HeadPusherUnentitled = !may(o.HeadPusher)
+	}
 }
 
 // changedChars is the size of the PR's diff in characters for CV6's

@@ -22,6 +22,7 @@ import (
 	"github.com/review-loop/review-loop/internal/observe"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/review-loop/review-loop/internal/state"
 	"github.com/review-loop/review-loop/internal/triage"
 	"github.com/sethvargo/go-githubactions"
@@ -174,6 +175,9 @@ type runner struct {
 	// configDeferred: no checkout, so the config file is read with the
 	// first observation (adoptObservedConfig), not in a request of its own.
 	configDeferred bool
+	// secrets are every secret input: nothing that holds one is written
+	// (TB14); the GitHub clients hold the same set.
+	secrets *secret.Set
 }
 
 // useRepoConfig adopts the repository's config file (config.WithRepo).
@@ -233,7 +237,7 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 			return Result{}, err
 		}
 	}
-	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg)}
+	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg), secrets: cfg.SecretSet()}
 	r.pinAgent()
 
 	// C2: the inputs, the event and the engine names are judged before the

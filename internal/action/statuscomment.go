@@ -9,6 +9,7 @@ import (
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 )
 
 // This file writes the status comment report.StatusBody encodes: a
@@ -47,6 +48,15 @@ func (c *prCycle) write(ctx context.Context, verify bool) error {
 	body, err := c.encode()
 	if err != nil {
 		return err
+	}
+	if in := c.secrets.FindText(body); in != "" {
+		// TB14: the status comment this cycle would write holds a secret
+		// (a fixer's or a command's text that carried one): that comment is
+		// not written; the hand-back is, with the secret withheld.
+		c.refuseWrite(&secret.Error{Input: in, Write: "the status comment"})
+		if body, err = c.encode(); err != nil {
+			return err
+		}
 	}
 	if c.readOnly {
 		return nil
@@ -107,7 +117,14 @@ func (c *prCycle) degradeReadOnly(err error, what string) error {
 }
 
 // encode is the status comment this cycle writes (report.StatusBody).
-func (c *prCycle) encode() (string, error) { return report.StatusBody(c.reportInput(), c.claim) }
+// After a refused write (TB14) every secret is withheld from it.
+func (c *prCycle) encode() (string, error) {
+	b, err := report.StatusBody(c.reportInput(), c.claim)
+	if c.withheld {
+		b = c.secrets.Withhold(b, func(s string) string { return report.Escape(s, 0) })
+	}
+	return b, err
+}
 
 // proveOwner writes the new status comment's own id into its state, the
 // proof that review-loop wrote it (SC4): no text posted by another

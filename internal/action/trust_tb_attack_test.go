@@ -344,6 +344,10 @@ printf 'RUNNER_TEMP=%%s\nTMPDIR=%%s\n' "$RUNNER_TEMP" "$TMPDIR" > %[2]s
 			if tmp == "" || strings.HasPrefix(tmp, g.e.runnerTemp) {
 				t.Errorf("the command's TMPDIR %q is not a directory of its own outside RUNNER_TEMP", tmp)
 			}
+			// The refused fix says why on the PR, not only "reverted".
+			if status := g.e.statusComment(t); !strings.Contains(status, "file-command files") || !strings.Contains(status, "TB11") {
+				t.Errorf("the status comment does not name why the fix was reverted:\n%s", status)
+			}
 		})
 	}
 }

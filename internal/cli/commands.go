@@ -56,6 +56,7 @@ func runCycle(ctx context.Context, dryRun bool, prepareDir string, env Env, logg
 		return doctorMode(ctx, cfg, env, logger)
 	}
 	cfg.DryRun = cfg.DryRun || dryRun
+	cfg.EnvSecrets = env.Secrets
 	if prepareDir != "" {
 		cfg.Mode, cfg.ArtifactDir = config.ModePrepare, prepareDir
 	}

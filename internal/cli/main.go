@@ -38,6 +38,9 @@ type Env struct {
 	Version string
 	// Demo runs `review-loop demo`; nil in builds without it.
 	Demo DemoFunc
+	// Secrets are the environment's secret variables by name (procenv):
+	// nothing review-loop writes to GitHub may hold one (TB14).
+	Secrets map[string]string
 }
 
 // commands are review-loop's subcommands, in the order the help lists

@@ -82,6 +82,7 @@ func runPlanCommand(ctx context.Context, inv *invocation, env Env, logger *slog.
 		return fail(env, err)
 	}
 	cfg.Mode = config.ModeSingle
+	cfg.EnvSecrets = env.Secrets
 	var log strings.Builder
 	res, err := action.Run(ctx, action.Deps{Config: cfg, Getenv: getenv, Out: &log, Log: logger})
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -127,6 +128,10 @@ type Config struct {
 	RunID       int64
 	WorkflowRef string // owner/repo/.github/workflows/file.yml@ref
 	Actor       string
+	// EnvSecrets are the environment's secret variables by name (set by
+	// the command from procenv, not read by Load): checked like the secret
+	// inputs before anything is written (TB14).
+	EnvSecrets map[string]string
 }
 
 // inputNames lists every input Load reads; action.yml must map each of
@@ -359,6 +364,24 @@ func (c Config) Secrets() []string {
 		}
 	}
 	return out
+}
+
+// SecretSet is every secret input of the config, each named by its
+// input, for the check of everything review-loop writes (TB14).
+// The environment's other secret variables follow, each named by its
+// variable; a value an input holds too is named by the input.
+func (c Config) SecretSet() *secret.Set {
+	ns := []secret.Named{
+		{Input: "github-token", Value: c.GitHubToken},
+		{Input: "push-token", Value: c.PushToken},
+		{Input: "trigger-token", Value: c.TriggerToken},
+		{Input: "anthropic-api-key", Value: c.AnthropicAPIKey},
+		{Input: "openai-api-key", Value: c.OpenAIAPIKey},
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.EnvSecrets)) {
+		ns = append(ns, secret.Named{Input: k, Value: c.EnvSecrets[k]})
+	}
+	return secret.NewSet(ns...)
 }
 
 func splitList(s string) []string {

@@ -91,3 +91,22 @@ func TestLoadConfig(t *testing.T) {
 		}
 	})
 }
+
+// TB14: the set of secrets nothing may write holds every secret input by
+// its name and every other secret variable of the environment by its
+// variable; a value an input holds too is named by the input.
+func TestRule_TB14_TheSecretSetNamesEverySecretReviewLoopHolds(t *testing.T) {
+	t.Parallel()
+	c := Config{GitHubToken: "ghs_github_token_value_1", AnthropicAPIKey: "sk-ant-key-value-2",
+		EnvSecrets: map[string]string{"ACTIONS_RUNTIME_TOKEN": "runtime-token-value-3", "INPUT_ANTHROPIC-API-KEY": "sk-ant-key-value-2"}}
+	s := c.SecretSet()
+	for value, want := range map[string]string{
+		"ghs_github_token_value_1": "github-token",
+		"sk-ant-key-value-2":       "anthropic-api-key",
+		"runtime-token-value-3":    "ACTIONS_RUNTIME_TOKEN",
+	} {
+		if got := s.FindString("x " + value + " y"); got != want {
+			t.Errorf("%s: found %q, want %q", value, got, want)
+		}
+	}
+}

@@ -187,6 +187,7 @@ func (c Config) RepoConfigPath() string {
 // the config file the observation reads from the default branch.
 func (c Config) ClientOptions(base github.Options, token string) github.Options {
 	base.Token, base.APIURL, base.GraphQLURL = token, c.APIURL, c.GraphQLURL
+	base.Secrets = c.SecretSet()
 	if f := c.RepoConfigPath(); f != "" {
 		base.ConfigFile = f
 	}

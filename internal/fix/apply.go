@@ -57,7 +57,7 @@ func (c *cycle) suggestions(ctx context.Context, findings []loop.Finding) error 
 			if errors.As(terr, &se) {
 				return se.error
 			}
-			c.add(Result{ID: f.ID, Outcome: OutcomeReverted, Reason: "targeted test failed: " + terr.Error(), Files: []string{f.Path}})
+			c.add(Result{ID: f.ID, Outcome: OutcomeReverted, Reason: testFailure(terr), Files: []string{f.Path}})
 			continue
 		}
 		st.kept = append(st.kept, edit)

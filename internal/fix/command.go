@@ -241,7 +241,7 @@ func (c *cycle) runFixer(ctx context.Context, findings []loop.Finding, run fixer
 			for _, p := range touched {
 				reverted[p] = true
 			}
-			results[f.ID] = Result{ID: f.ID, Outcome: OutcomeReverted, Reason: "targeted test failed: " + terr.Error(), Files: touched}
+			results[f.ID] = Result{ID: f.ID, Outcome: OutcomeReverted, Reason: testFailure(terr), Files: touched}
 			continue
 		}
 		results[f.ID] = Result{ID: f.ID, Outcome: OutcomeFixed, Reason: "fixed by the fixer command", Files: touched}

@@ -220,3 +220,14 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 	}
 	return w.b.Write(p)
 }
+
+// testFailure is why a fix whose targeted test failed was reverted, the
+// refusal first when the command tampered with the runner's file
+// commands (TB11): a long command line must not push it out of sight.
+func testFailure(err error) string {
+	var te *reap.TamperError
+	if errors.As(err, &te) {
+		return "refused: " + te.Error() + "; the fix was reverted"
+	}
+	return "targeted test failed: " + err.Error()
+}

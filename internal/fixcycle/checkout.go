@@ -13,6 +13,7 @@ import (
 	"github.com/review-loop/review-loop/internal/git"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
+	"github.com/review-loop/review-loop/internal/secret"
 )
 
 // This file works in the checkout: it puts it on the PR head (W3), runs
@@ -41,6 +42,9 @@ type Checkout struct {
 	ContextFiles                                     []string
 	// Agent is the agent fixer's set-up with its pinned CLI (TB11).
 	Agent fix.Agent
+	// Secrets are the run's secrets: no fix that holds one is handed
+	// over or committed (TB14).
+	Secrets *secret.Set
 }
 
 // Ran is what a run of the fix pipeline did to the checkout.

@@ -1,6 +1,7 @@
 package fixcycle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,11 +127,22 @@ func Prepare(ctx context.Context, t Triaged, co Checkout) (*prepared.Fix, []byte
 	if err != nil {
 		f.Err, f.Commit, f.Changed = err.Error(), false, nil
 	}
-	if !f.Commit {
-		return f, nil, ran, nil
+	var patch []byte
+	if f.Commit {
+		if patch, err = Diff(ctx, co.Git, f.Changed); err != nil {
+			return f, nil, ran, err
+		}
 	}
-	patch, err := Diff(ctx, co.Git, f.Changed)
-	return f, patch, ran, err
+	if in := cmp.Or(SecretIn(co.Secrets, patch, cyc), co.Secrets.FindString(f.Err)); in != "" {
+		// TB14: nothing of a fix whose output holds a secret is handed
+		// over, not its patch, its texts or its paths.
+		w := &prepared.Fix{Withheld: in}
+		for _, f := range t.Todo {
+			w.Results = append(w.Results, fix.Result{ID: f.ID, Outcome: fix.OutcomeFailed})
+		}
+		return w, nil, ran, nil
+	}
+	return f, patch, ran, nil
 }
 
 // Rows are the triage rows with the fix's outcomes: a finding the fixer
@@ -144,15 +156,19 @@ func Rows(t Triaged, results []fix.Result, failed bool) []state.TriageRow {
 	rows := make([]state.TriageRow, 0, len(t.Table.Rows))
 	for _, row := range t.Table.Rows {
 		out := string(row.Outcome)
-		if r, ok := outcomes[row.FindingID]; ok {
-			out = outcome(r.Outcome)
-		}
-		if failed && out == loop.OutcomeFixed {
-			out = loop.OutcomeReverted
-		}
 		just := row.Justification
 		if just == "" {
 			just = row.Reason
+		}
+		if r, ok := outcomes[row.FindingID]; ok {
+			out = outcome(r.Outcome)
+			if out == loop.OutcomeReverted && r.Reason != "" {
+				// Every refusal and revert names its reason on the PR.
+				just = r.Reason
+			}
+		}
+		if failed && out == loop.OutcomeFixed {
+			out = loop.OutcomeReverted
 		}
 		rows = append(rows, state.TriageRow{FindingID: row.FindingID, Engine: row.Engine, CommentID: row.CommentID,
 			Tier: int(row.Tier), Justification: just, Outcome: out, Key: loop.NoProgressKey(t.ByID[row.FindingID])})

@@ -116,3 +116,18 @@ func TestRule_TB9_TheStatusCommentSaysWhatTheCommitLeavesOutOncePerReason(t *tes
 		t.Error("nothing left out: a notice")
 	}
 }
+
+// TB11 and every other refusal: a fix the pipeline reverted or could not
+// make says why on its row, which the status comment shows — a command
+// that tampered with the runner's file commands is not only "reverted".
+func TestRule_TB11_ARevertedFixNamesItsReasonOnItsRow(t *testing.T) {
+	t.Parallel()
+	why := "targeted test failed: the command changed the runner's file-command files GITHUB_ENV; they were restored (TB11)"
+	rows := Rows(triaged(), []fix.Result{{ID: "a", Outcome: fix.OutcomeReverted, Reason: why}, {ID: "b", Outcome: fix.OutcomeFailed, Reason: "no suggestion block to apply"}}, false)
+	if rows[0].Outcome != loop.OutcomeReverted || !strings.Contains(rows[0].Justification, "(TB11)") {
+		t.Errorf("reverted row %+v: want its reason", rows[0])
+	}
+	if !strings.Contains(rows[1].Justification, "no suggestion block") {
+		t.Errorf("failed row %+v: want its reason", rows[1])
+	}
+}

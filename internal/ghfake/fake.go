@@ -257,6 +257,8 @@ type Request struct {
 	Login     string
 	// ReadOnly marks a request made with a read-only token.
 	ReadOnly bool
+	// Body is the request's body as it arrived.
+	Body []byte
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is

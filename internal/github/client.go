@@ -20,6 +20,7 @@ import (
 	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit/github_secondary_ratelimit"
 	gh "github.com/google/go-github/v62/github"
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/shurcooL/githubv4"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// branch in the observation's own query (Observation.Config); default
 	// DefaultConfigFile.
 	ConfigFile string
+	// Secrets are every secret the run holds: no request that holds one
+	// in any form is sent (TB14, seal.go).
+	Secrets *secret.Set
 }
 
 // DefaultConfigFile is where a repository keeps review-loop's config.
@@ -73,6 +77,7 @@ type Client struct {
 	reads      atomic.Int64
 	writes     atomic.Int64
 	budgets    budgets
+	sealed     sealed
 }
 
 // New builds a Client from opts.
@@ -140,6 +145,8 @@ func New(opts Options) (*Client, error) {
 	)
 	rt = &authTransport{base: rt, token: opts.Token, ua: opts.UserAgent, log: opts.Logger}
 	rt = gqlTransport{base: rt}
+	// The client's own token is sealed whatever the caller passed.
+	rt = sealTransport{base: rt, secrets: opts.Secrets.With(secret.Named{Input: "the client's token", Value: opts.Token}), c: c}
 	c.http = &http.Client{Transport: rt, CheckRedirect: noRedirect}
 
 	rest, err := gh.NewClient(c.http).WithEnterpriseURLs(opts.APIURL, opts.APIURL)

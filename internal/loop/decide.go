@@ -69,6 +69,7 @@ type decider struct {
 func Decide(st state.State, obs Observation, cfg Config) (Plan, state.State) {
 	d := &decider{s: st.Clone(), obs: obs, cfg: cfg, head: obs.HeadSHA}
 	d.decide()
+	d.boundTriage()
 	d.notInstalled()
 	d.untriggerable()
 	d.inducedNotices()

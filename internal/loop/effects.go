@@ -672,6 +672,9 @@ type WakeFacts struct {
 	Asked  bool
 	Policy StartPolicy
 	Phrase string
+	// Denied is why the start label (which asks for a loop) does not
+	// count: its sender may not start one (TB15, CommandRefusal of start).
+	Denied string
 }
 
 // Admit decides whether a wake cycles this PR at all: the sweep visits
@@ -681,6 +684,9 @@ type WakeFacts struct {
 func Admit(st state.State, w WakeFacts, f Facts) (skip string, effects []Effect) {
 	if w.Sweep && st.Status != state.StatusActive {
 		return "no live loop on this PR", labelEffects(st, f)
+	}
+	if !w.Command && st.Status == "" && w.Denied != "" && !MayStartLoop(w.Policy, false) {
+		return "the start label is ignored (TB15): " + w.Denied, nil
 	}
 	if !w.Command && st.Status == "" && !MayStartLoop(w.Policy, w.Asked) {
 		return "no loop on this PR, and start-on is command: `" + w.Phrase + " start`, the `review-loop` label or a workflow_dispatch starts one", nil

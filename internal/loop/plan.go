@@ -32,6 +32,10 @@ type Observation struct {
 	// an outside push by someone not known to be a bot is yielded to (HY1).
 	HeadPusher    string
 	HeadPusherBot bool
+	// HeadPusherUnentitled: the head's pusher is neither the PR's author
+	// nor a user with write permission; the push is reported and not
+	// yielded to (TB15).
+	HeadPusherUnentitled bool
 	// Humans are people's changes-requested reviews and replies in
 	// review threads on the PR, any order (HY1).
 	Humans []HumanActivity

@@ -50,3 +50,21 @@ func RecordRefusal(st state.State, p Plan, why string, now time.Time) (Plan, sta
 	}
 	return p, s
 }
+
+// RecordWriteRefusal hands the PR back in this cycle when a write was
+// refused because it held a secret (TB14), with the refusal (which names
+// the input, never the value) as the reason. Before the cycle's push it is
+// a refusal of the cycle's fixes (RecordRefusal); after it the pushed
+// fixes stand and only the hand-back is recorded.
+func RecordWriteRefusal(st state.State, p Plan, why string, pushed bool, now time.Time) (Plan, state.State) {
+	if !pushed {
+		return RecordRefusal(st, p, why, now)
+	}
+	s := st.Clone()
+	s.Status, s.EndReason = state.StatusDone, string(EndBound)
+	ev := state.Event{Time: now, Name: state.EventTerminate, Iteration: s.Iteration, Reason: string(EndBound), Detail: why}
+	s.Events = append(s.Events, ev)
+	p.Action, p.EndReason, p.Why = ActionHandBack, EndBound, why
+	p.Events = append(p.Events, ev)
+	return p, s
+}

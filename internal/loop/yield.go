@@ -30,7 +30,16 @@ type HumanActivity struct {
 	At    time.Time
 	// ThreadID is the review thread of a reply.
 	ThreadID string
+	// Unentitled: the person is neither the PR's author nor a user with
+	// write permission on the repository (or that could not be read), so
+	// the act changes nothing; it is reported once (TB15). The driver
+	// reads the permission for every act the loop has not seen yet.
+	Unentitled bool
 }
+
+// YieldNeedsWrite says, as TB15 reports it, that only the PR's author or a
+// user with write permission makes the loop yield.
+const YieldNeedsWrite = "only the PR's author or a user with write permission makes the loop yield (TB15)"
 
 // yieldToHumans is rule HY1's bookkeeping, once per cycle after the
 // engines are read: an outside push by someone not known to be a bot, or
@@ -43,7 +52,9 @@ func (d *decider) yieldToHumans() {
 	s, now, y := &d.s, d.obs.Now, d.cfg.YieldFor
 	// CV5: an engine's own fixer pushing is yielded to as a person is.
 	fixer := EngineFixer(d.obs.HeadPusher, "")
-	if d.outsidePush && y > 0 && (!(d.obs.HeadPusher != "" && d.obs.HeadPusherBot) || fixer != "") {
+	if d.outsidePush && y > 0 && d.obs.HeadPusherUnentitled && fixer == "" {
+		d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("ignored the push by @%s (head %s): %s", d.obs.HeadPusher, short(d.head), YieldNeedsWrite))
+	} else if d.outsidePush && y > 0 && (!(d.obs.HeadPusher != "" && d.obs.HeadPusherBot) || fixer != "") {
 		who := "an outside push by someone review-loop cannot name"
 		switch {
 		case fixer != "":
@@ -58,12 +69,22 @@ func (d *decider) yieldToHumans() {
 	seen := s.HumanSeenID
 	acts := slices.Clone(d.obs.Humans)
 	slices.SortFunc(acts, func(a, b HumanActivity) int { return cmp.Compare(a.ID, b.ID) })
+	// GitHub's times are whole seconds: an act in the loop's first second
+	// is not from before it (TB15, NotBeforeOurs).
 	for _, h := range acts {
 		if h.ID <= s.HumanSeenID || !NotBeforeOurs(h.At, s.StartedAt) {
 			continue
 		}
 		seen = max(seen, h.ID)
 		if y <= 0 {
+			continue
+		}
+		if h.Unentitled {
+			what := "a changes-requested review"
+			if h.Kind == HumanReply {
+				what = "a thread reply"
+			}
+			d.plan.Notices = append(d.plan.Notices, fmt.Sprintf("ignored %s by @%s: %s", what, h.Login, YieldNeedsWrite))
 			continue
 		}
 		switch h.Kind {

@@ -19,29 +19,41 @@ import (
 
 // parse returns the document tree of src.
 func parse(src []byte) ast.Node {
-	return gfm().Parse(text.NewReader(src))
+	return gfm().Parse(newOffsetReader(src, nil))
 }
 
 // gfm is the one parser every call shares: goldmark's parser keeps no
 // state between documents (each parse has its own context) and is built
 // on first use, so building it once saves its cost on every comment.
-var gfm = sync.OnceValue(func() parser.Parser {
+var gfm = sync.OnceValue(func() parser.Parser { return newParser(nil) })
+
+// newParser builds the parser: goldmark's CommonMark and GFM parsers,
+// with the fenced code block parser that marks closed blocks and the link
+// parser kept linear (boundedLink, which counts its reading in steps when
+// that is not nil).
+func newParser(steps *int) parser.Parser {
 	blocks := parser.DefaultBlockParsers()
 	for i, b := range blocks {
 		if _, ok := b.Value.(parser.BlockParser); ok && b.Priority == 700 {
 			blocks[i].Value = closingFence{parser.NewFencedCodeBlockParser()}
 		}
 	}
+	inlines := parser.DefaultInlineParsers()
+	for i, p := range inlines {
+		if ip, ok := p.Value.(parser.InlineParser); ok && string(ip.Trigger()) == string(parser.NewLinkParser().Trigger()) {
+			inlines[i].Value = boundedLink{InlineParser: ip, steps: steps}
+		}
+	}
 	md := goldmark.New(
 		goldmark.WithParser(parser.NewParser(
 			parser.WithBlockParsers(blocks...),
-			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+			parser.WithInlineParsers(inlines...),
 			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 		)),
 		goldmark.WithExtensions(extension.GFM),
 	)
 	return md.Parser()
-})
+}
 
 // normalize turns CRLF and lone CR line endings into LF, as GitHub does
 // before rendering.
@@ -57,6 +69,15 @@ func normalize(body string) []byte {
 // HTML is not returned, nor is any line of a block quote, list, heading,
 // table, code block or HTML block.
 func LineStarts(body string) []string {
+	return lineStarts(body, nil)
+}
+
+// lineStarts is LineStarts counting, in steps when it is not nil, the
+// nodes it visits: the cost test's measure of its work (R2). Each node of
+// a paragraph is visited once: a line's end is found when the line
+// starts, and the line is cut at the first inline HTML comment that
+// starts before that end, so no line looks past its own nodes.
+func lineStarts(body string, steps *int) []string {
 	src := normalize(body)
 	doc := parse(src)
 	var out []string
@@ -65,36 +86,51 @@ func LineStarts(body string) []string {
 			continue
 		}
 		atStart := true
+		open, start, end := false, 0, 0 // the line being read: src[start:end]
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if steps != nil {
+				*steps++
+			}
 			t, isText := c.(*ast.Text)
+			if open {
+				if isText && t.Segment.Start >= end {
+					open = false
+				} else if s, ok := commentStart(src, c); ok && s < end {
+					end, open = s, false
+				}
+				if !open {
+					out = append(out, string(src[start:end]))
+				}
+			}
 			if atStart && isText {
-				out = append(out, lineFrom(src, t.Segment.Start, c))
+				open, start, end = true, t.Segment.Start, lineEnd(src, t.Segment.Start)
 			}
 			atStart = isText && (t.SoftLineBreak() || t.HardLineBreak())
+		}
+		if open {
+			out = append(out, string(src[start:end]))
 		}
 	}
 	return out
 }
 
-// lineFrom returns src from start to the end of its line, cut before the
-// first inline HTML comment (which GitHub hides) that follows first on the
-// same line; visible inline HTML such as <b> is kept.
-func lineFrom(src []byte, start int, first ast.Node) string {
-	end := len(src)
+// lineEnd is the end of the line of src that holds start.
+func lineEnd(src []byte, start int) int {
 	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-		end = start + i
+		return start + i
 	}
-	for c := first.NextSibling(); c != nil; c = c.NextSibling() {
-		h, ok := c.(*ast.RawHTML)
-		if !ok || h.Segments.Len() == 0 {
-			continue
-		}
-		if s := h.Segments.At(0).Start; s < end && bytes.HasPrefix(src[s:], []byte("<!--")) {
-			end = s
-			break
-		}
+	return len(src)
+}
+
+// commentStart is where c starts when it is an inline HTML comment (which
+// GitHub hides); visible inline HTML such as <b> is kept.
+func commentStart(src []byte, c ast.Node) (int, bool) {
+	h, ok := c.(*ast.RawHTML)
+	if !ok || h.Segments.Len() == 0 {
+		return 0, false
 	}
-	return string(src[start:end])
+	s := h.Segments.At(0).Start
+	return s, bytes.HasPrefix(src[s:], []byte("<!--"))
 }
 
 // Fence is a fenced code block GitHub renders at the top level or inside

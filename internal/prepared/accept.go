@@ -9,6 +9,7 @@ import (
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 	"github.com/review-loop/review-loop/internal/triage"
 )
 
@@ -20,6 +21,14 @@ import (
 // ones the publish job plans to fix: the PR or the loop moved between the
 // jobs.
 var ErrOtherFindings = errors.New("the prepared fixes are for other findings")
+
+// WithheldError is a prepared fix whose output held the secret of Input
+// (TB14): the prepare job handed nothing of it over.
+type WithheldError struct{ Input string }
+
+func (e *WithheldError) Error() string {
+	return secret.Reason(e.Input, "the prepare job's fix")
+}
 
 // Accepted is what the publish job takes from a prepared fix.
 type Accepted struct {
@@ -52,6 +61,9 @@ func Accept(todo []loop.Finding, p *Fix, patch []byte) (Accepted, error) {
 		return Accepted{}, fmt.Errorf("%w: prepared fixes for %v, this run fixes %v", ErrOtherFindings, got, want)
 	}
 	acc := Accepted{Results: Untrusted(p.Results)}
+	if p.Withheld != "" {
+		return acc, &WithheldError{Input: p.Withheld}
+	}
 	if p.Err != "" {
 		return acc, fmt.Errorf("prepare job: %s", report.Plain(p.Err, MaxText))
 	}

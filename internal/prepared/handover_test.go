@@ -17,7 +17,7 @@ func TestRule_TB10_LoadFindsOnlyThisPRsArtifact(t *testing.T) {
 		t.Fatalf("no artifact: %v, %q, %v; want none and no error", d, patch, err)
 	}
 	dir := filepath.Join(root, "pr-7")
-	if err := Write(dir, Decisions{Repo: "octo/app", PR: 8, HeadSHA: sha, Action: "wait"}, nil); err != nil {
+	if err := Write(dir, Decisions{Repo: "octo/app", PR: 8, HeadSHA: sha, Action: "wait"}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := Load(dir, "octo/app", 7); err == nil || !strings.Contains(err.Error(), "it is for octo/app#8, not octo/app#7") {

@@ -11,6 +11,7 @@ package prepared
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,8 @@ import (
 
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/secret"
 )
 
 // Version is the artifact format's version; Read refuses any other.
@@ -88,6 +91,10 @@ type Fix struct {
 	// Reverted are the changes the prepare job left out of the patch and
 	// why (TB9); the publish job only reports them.
 	Reverted []fix.Revert `json:"reverted,omitempty"`
+	// Withheld names the input whose secret the prepare job found in the
+	// fix's output (TB14): nothing of the fix is handed over, and the
+	// publish job hands the PR back naming that input.
+	Withheld string `json:"withheld,omitempty"`
 }
 
 // Limits bound what the publish job accepts.
@@ -101,28 +108,26 @@ type Limits struct {
 // DefaultLimits are the limits the publish job applies.
 var DefaultLimits = Limits{MaxBytes: 1 << 20, MaxFiles: 100}
 
-// Write writes the decisions and the patch into dir, creating it.
-func Write(dir string, d Decisions, patch []byte) error {
+// Write writes the decisions and the patch into dir, creating it. An
+// artifact that would hold one of secrets in any form is not written
+// (TB14): the error names the input, never the value.
+func Write(dir string, d Decisions, patch []byte, secrets *secret.Set) error {
 	d.Version = Version
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating the artifact directory: %w", err)
-	}
-	if err := writeJSON(filepath.Join(dir, DecisionsFile), d); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, PatchFile), patch, 0o644); err != nil {
-		return fmt.Errorf("writing the patch: %w", err)
-	}
-	return nil
-}
-
-func writeJSON(p string, d Decisions) error {
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the decisions: %w", err)
 	}
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+	if in := cmp.Or(secrets.Find(b), secrets.Find(patch)); in != "" {
+		return &secret.Error{Input: in, Write: "the prepared artifact"}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating the artifact directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, DecisionsFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("writing the decisions: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, PatchFile), patch, 0o644); err != nil {
+		return fmt.Errorf("writing the patch: %w", err)
 	}
 	return nil
 }
@@ -203,6 +208,8 @@ const maxEffects = 32
 var (
 	hexSHA   = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	// inputName is an input's name as a withheld fix names it.
+	inputName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 )
 
 func (d Decisions) check() error {
@@ -253,6 +260,9 @@ func (d Decisions) check() error {
 			if err := CheckPath(p); err != nil {
 				errs = append(errs, err)
 			}
+		}
+		if w := d.Fix.Withheld; w != "" && (!inputName.MatchString(w) || d.Fix.Commit || len(d.Fix.Changed) > 0) {
+			errs = append(errs, fmt.Errorf("a withheld fix names %q and hands over changes", report.Plain(w, MaxText)))
 		}
 	} else if loop.Action(d.Action) == loop.ActionFix {
 		errs = append(errs, errors.New("a fix plan with no fix prepared"))

@@ -1,6 +1,7 @@
 package prepared
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,7 @@ func TestRule_TB1_WriteRead_roundTrip(t *testing.T) {
 	d := Decisions{Repo: "octo/app", PR: 1, HeadSHA: strings.Repeat("a", 40), Action: string(loop.ActionFix),
 		Judges: map[string]loop.JudgeResult{"claude": {Verdict: loop.JudgeVerdict("CLEAN")}},
 		Fix:    &Fix{Results: []fix.Result{{ID: "1", Outcome: fix.OutcomeFixed, Files: []string{"calc/calc.go"}}}, Changed: []string{"calc/calc.go"}, Commit: true}}
-	if err := Write(dir, d, []byte(okPatch)); err != nil {
+	if err := Write(dir, d, []byte(okPatch), nil); err != nil {
 		t.Fatal(err)
 	}
 	got, patch, err := Read(dir)
@@ -145,7 +146,7 @@ func TestRule_TB1_Read_refuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			if err := Write(dir, good, []byte(okPatch)); err != nil {
+			if err := Write(dir, good, []byte(okPatch), nil); err != nil {
 				t.Fatal(err)
 			}
 			tc.setup(t, dir)
@@ -163,7 +164,11 @@ func rewrite(t *testing.T, dir string, edit func(*Decisions)) {
 		t.Fatal(err)
 	}
 	edit(&d)
-	if err := writeJSON(filepath.Join(dir, DecisionsFile), d); err != nil {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, DecisionsFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

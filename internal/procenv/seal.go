@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -25,6 +26,9 @@ func (s *Sealed) Getenv(key string) string {
 	}
 	return s.getenv(key)
 }
+
+// Secrets returns a copy of the secret variables held in memory, by name.
+func (s *Sealed) Secrets() map[string]string { return maps.Clone(s.secrets) }
 
 // Len is the number of secrets held in memory.
 func (s *Sealed) Len() int { return len(s.secrets) }

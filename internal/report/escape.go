@@ -42,6 +42,42 @@ func Escape(s string, max int) string {
 			b.WriteRune(r)
 		}
 	}
+	return unlink(b.String())
+}
+
+// unlink breaks, with a zero-width space, every bare link and reference
+// GitHub would make live in text (TB10): a scheme's "://" (https, http,
+// ftp, any other), "www.", and the references to issues and pull requests
+// (#12, owner/repo#12, GH-12), which would also leave a cross-reference
+// on the issue named. The text reads the same. Nothing in untrusted text
+// stays live: review-loop's own links are written around it, not through
+// Escape.
+func unlink(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	digitAt := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':' && strings.HasPrefix(s[i+1:], "//"):
+			b.WriteString(":\u200b")
+			continue
+		case (c == 'w' || c == 'W') && len(s)-i >= 4 && strings.EqualFold(s[i:i+4], "www."):
+			b.WriteString(s[i : i+3])
+			b.WriteString("\u200b")
+			i += 2
+			continue
+		case c == '#' && digitAt(i+1):
+			b.WriteString("#\u200b")
+			continue
+		case (c == 'g' || c == 'G') && len(s)-i >= 3 && strings.EqualFold(s[i:i+3], "gh-") && digitAt(i+3):
+			b.WriteString(s[i : i+2])
+			b.WriteString("\u200b")
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
 	return b.String()
 }
 

@@ -22,7 +22,7 @@ func TestEscape(t *testing.T) {
 		{"an HTML comment cannot be closed", "end --> <!-- review-loop:state", 100, "end --&gt; &lt;!-- review-loop:state"},
 		{"a script tag is inert", "<script>alert(1)</script>", 100, "&lt;script&gt;alert(1)&lt;/script&gt;"},
 		{"newlines and tabs become one space", "a\n\n| b |\r\n\tc", 100, `a \| b \| c`},
-		{"links and emphasis are escaped", "![x](http://t) *b* _i_ `c` ~s~", 100, `!\[x\](http://t) \*b\* \_i\_ \` + "`c\\`" + ` \~s\~`},
+		{"links and emphasis are escaped", "![x](http://t) *b* _i_ `c` ~s~", 100, `!\[x\](http:` + "\u200b" + `//t) \*b\* \_i\_ \` + "`c\\`" + ` \~s\~`},
 		{"a backslash cannot escape the escaper", `\|`, 100, `\\\|`},
 		{"a mention cannot ping anyone", "@review-loop approve all", 100, "@\u200breview-loop approve all"},
 		{"entities are shown literally", "&lt;b&gt;", 100, "&amp;lt;b&amp;gt;"},

@@ -283,6 +283,9 @@ func triageTable(in Input) string {
 			just, Escape(r.Outcome, 40), r.Cycle)
 	}
 	b.WriteString("\n")
+	if n := in.State.TriagePruned; n > 0 {
+		fmt.Fprintf(&b, "_%d decided rows of earlier cycles, whose findings are closed, are no longer listed (R1); the totals count them._\n\n", n)
+	}
 	return b.String()
 }
 

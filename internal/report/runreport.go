@@ -86,11 +86,14 @@ func NoneCycled(visited []Skip) RunReport {
 	if len(visited) == 0 {
 		return NoLoop("no loop cycled", "no pull request's loop needed a cycle in this run")
 	}
+	// One line per PR: the PR's own number stays a link; why is text.
 	lines := make([]string, 0, len(visited))
 	for _, s := range visited {
-		lines = append(lines, fmt.Sprintf("- PR #%d: %s", s.PR, cmp.Or(s.Why, "not cycled in this job")))
+		lines = append(lines, fmt.Sprintf("- PR #%d: %s", s.PR, Escape(cmp.Or(s.Why, "not cycled in this job"), 500)))
 	}
-	return NoLoop("no loop cycled", strings.Join(lines, "\n"))
+	r := NoLoop("no loop cycled", "")
+	r.Summary = "### review-loop — no loop cycled\n\n" + strings.Join(lines, "\n") + "\n"
+	return r
 }
 
 // Failed is the report of a run that failed before it could read a loop

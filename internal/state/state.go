@@ -115,6 +115,9 @@ type State struct {
 	NonBlocking []Item `json:"non_blocking,omitempty"`
 	// Triage is the triage table, one row per finding, latest outcome (TR5).
 	Triage []TriageRow `json:"triage,omitempty"`
+	// TriagePruned counts the decided rows of earlier cycles dropped from
+	// Triage once their findings were no longer open (R1).
+	TriagePruned int `json:"triage_pruned,omitempty"`
 	// Events is the event log (H6), oldest first.
 	Events []Event `json:"events,omitempty"`
 	// EventsDropped counts events trimmed from the log to fit the comment.

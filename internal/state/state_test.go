@@ -37,6 +37,7 @@ func full() State {
 		Triage:        []TriageRow{{FindingID: "bugbot-1", Engine: "bugbot", CommentID: 2233029558, Tier: 1, Justification: "nil map write panics", Outcome: "fixed", Key: "nil", Cycle: 1, FlaggedBy: []string{"bugbot", "copilot"}}},
 		Events:        []Event{{Time: t0, Name: EventRunStart}, {Time: t0, Name: EventRetrigger, Engine: "bugbot", SHA: "aaa", Iteration: 1, Reason: "r", Detail: "d"}},
 		EventsDropped: 3,
+		TriagePruned:  5,
 		Approvals:     []Approval{{FindingID: "copilot-2", Direction: "use a mutex", By: "alice", At: t0}},
 		UnreadPushes:  &UnreadPushes{Base: "abc1234", Head: "def5678", Why: "compare failed"},
 		Accepted:      []Acceptance{{Engine: "copilot", SHA: "abc1234", By: "alice", At: t0}},

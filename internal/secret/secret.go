@@ -1,0 +1,292 @@
+// Package secret finds the secrets review-loop holds in what it is about
+// to write (rule TB14): every byte it writes to GitHub — commit contents,
+// comments, replies, check output, issues, labels, the hardened mode's
+// artifact — is checked against every secret input, in the forms a
+// program (or a prompt-injected agent) would write one: raw, base64 (any
+// alignment, standard and URL alphabets), hex (either case), URL-encoded
+// (query, path and every-byte percent-encoding, either case) and
+// JSON-escaped. A hit is reported by the input's name, never its value.
+package secret
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// MinLen is the shortest secret looked for: a shorter value (a test's
+// placeholder) would match ordinary text and refuse every write. Real
+// tokens and API keys are tens of characters long.
+const MinLen = 8
+
+// Named is one secret and the input it came from (`anthropic-api-key`).
+type Named struct {
+	Input string
+	Value string
+}
+
+// Set is the secrets a run holds, each with its encoded forms worked out
+// once. The zero Set and a nil *Set hold none.
+type Set struct {
+	forms []form
+}
+
+type form struct {
+	input string
+	b     []byte
+}
+
+// NewSet returns the set of the given secrets; empty values and values
+// shorter than MinLen are left out.
+func NewSet(ns ...Named) *Set {
+	s := &Set{}
+	for _, n := range ns {
+		if len(n.Value) < MinLen {
+			continue
+		}
+		for _, f := range Forms(n.Value) {
+			s.forms = append(s.forms, form{input: n.Input, b: []byte(f)})
+		}
+	}
+	return s
+}
+
+// With returns a set that also holds the secret of n; s is unchanged. A
+// value s already holds keeps the input s names it by.
+func (s *Set) With(n Named) *Set {
+	out := &Set{}
+	if s != nil {
+		out.forms = append(out.forms, s.forms...)
+	}
+	out.forms = append(out.forms, NewSet(n).forms...)
+	return out
+}
+
+// Inputs are the names of the inputs whose secrets the set holds, in
+// order, each once.
+func (s *Set) Inputs() []string {
+	var out []string
+	if s == nil {
+		return nil
+	}
+	for _, f := range s.forms {
+		if len(out) == 0 || out[len(out)-1] != f.input {
+			out = append(out, f.input)
+		}
+	}
+	return out
+}
+
+// Find returns the input whose secret b holds in any form, "" when none.
+func (s *Set) Find(b []byte) string {
+	if s == nil {
+		return ""
+	}
+	for _, f := range s.forms {
+		if bytes.Contains(b, f.b) {
+			return f.input
+		}
+	}
+	return ""
+}
+
+// FindString is Find on a string.
+func (s *Set) FindString(t string) string {
+	if s == nil {
+		return ""
+	}
+	for _, f := range s.forms {
+		if strings.Contains(t, string(f.b)) {
+			return f.input
+		}
+	}
+	return ""
+}
+
+// FindText is Find on text GitHub renders as markdown: the text itself,
+// and the text as a reader sees it once rendered (Plain) — an escaped
+// "dpl\_key" shows "dpl_key".
+func (s *Set) FindText(t string) string {
+	if in := s.FindString(t); in != "" {
+		return in
+	}
+	return s.FindString(Plain(t))
+}
+
+// FindJSON is FindText on every string of a JSON document (a request's
+// body, where the text's backslashes are themselves escaped), and Find
+// on the bytes; a body that is not JSON is checked as bytes only.
+func (s *Set) FindJSON(b []byte) string {
+	if in := s.Find(b); in != "" || s == nil || len(s.forms) == 0 {
+		return in
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return ""
+	}
+	return s.findIn(v)
+}
+
+func (s *Set) findIn(v any) string {
+	switch v := v.(type) {
+	case string:
+		return s.FindText(v)
+	case []any:
+		for _, e := range v {
+			if in := s.findIn(e); in != "" {
+				return in
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if in := s.FindText(k); in != "" {
+				return in
+			}
+			if in := s.findIn(e); in != "" {
+				return in
+			}
+		}
+	}
+	return ""
+}
+
+// Plain is markdown text as a reader sees it rendered, for finding a
+// secret in it: no backslash before punctuation, the entities &lt; &gt;
+// &amp; &quot; decoded, and no zero-width spaces.
+func Plain(t string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '\\' && i+1 < len(t) && isASCIIPunct(t[i+1]) {
+			continue
+		}
+		if c == '&' {
+			if e, r, ok := entity(t[i:]); ok {
+				b.WriteByte(r)
+				i += e - 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return strings.ReplaceAll(b.String(), "\u200b", "")
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+func entity(t string) (int, byte, bool) {
+	for _, e := range []struct {
+		name string
+		r    byte
+	}{{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}} {
+		if strings.HasPrefix(t, e.name) {
+			return len(e.name), e.r, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Forms are the shapes a secret takes in written text: itself; hex, lower
+// and upper case; base64 in the standard and URL alphabets at each of the
+// three alignments a secret can have inside longer encoded data (only the
+// characters the secret's own bits decide); URL-encoded as a query value,
+// as a path segment, and with every byte percent-encoded in either case;
+// and JSON-escaped.
+func Forms(v string) []string {
+	out := []string{v}
+	add := func(f string) {
+		if f == "" {
+			return
+		}
+		for _, o := range out {
+			if o == f {
+				return
+			}
+		}
+		out = append(out, f)
+	}
+	h := hex.EncodeToString([]byte(v))
+	add(h)
+	add(strings.ToUpper(h))
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		for k := range 3 {
+			add(aligned(enc, v, k))
+		}
+	}
+	add(url.QueryEscape(v))
+	add(url.PathEscape(v))
+	var lo, up strings.Builder
+	for i := 0; i < len(v); i++ {
+		fmt.Fprintf(&lo, "%%%02x", v[i])
+		fmt.Fprintf(&up, "%%%02X", v[i])
+	}
+	add(lo.String())
+	add(up.String())
+	if j, err := json.Marshal(v); err == nil {
+		add(string(j[1 : len(j)-1]))
+	}
+	return out
+}
+
+// aligned is the part of the base64 of v, preceded by k other bytes,
+// that v's bits alone decide: the characters before it mix in the
+// preceding bytes and the one after it the following ones.
+func aligned(enc *base64.Encoding, v string, k int) string {
+	e := enc.EncodeToString(append(make([]byte, k), v...))
+	skip := (k*8 + 5) / 6
+	end := (k + len(v)) * 8 / 6
+	if end <= skip {
+		return ""
+	}
+	return e[skip:end]
+}
+
+// Error is a write refused because it holds a secret. It names the input
+// and what was being written, never the value.
+type Error struct {
+	// Input is the secret's input (`anthropic-api-key`).
+	Input string
+	// Write names what was to be written ("POST /repos/o/r/issues/1/comments").
+	Write string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("refused (TB14): %s would write the secret input `%s`; nothing was written", e.Write, e.Input)
+}
+
+// Reason is the refusal as the PR and the hand-back say it.
+func (e *Error) Reason() string {
+	return Reason(e.Input, e.Write)
+}
+
+// Reason says why a write holding the secret of input was refused.
+func Reason(input, write string) string {
+	return fmt.Sprintf("refused (TB14): %s held the secret input `%s`; it was not written and the PR is handed back", write, input)
+}
+
+// Withhold replaces every form of every secret in t with a placeholder
+// naming its input: what is left of a text that must still be written (the
+// status comment that hands the PR back) once its secret is taken out.
+// Each of escapes gives another shape a form takes in t (the markdown
+// escaping t was written with), withheld as well.
+func (s *Set) Withhold(t string, escapes ...func(string) string) string {
+	if s == nil {
+		return t
+	}
+	for _, f := range s.forms {
+		t = strings.ReplaceAll(t, string(f.b), "[withheld: "+f.input+"]")
+		for _, esc := range escapes {
+			if e := esc(string(f.b)); e != "" {
+				t = strings.ReplaceAll(t, e, "[withheld: "+f.input+"]")
+			}
+		}
+	}
+	return t
+}
