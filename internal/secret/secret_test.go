@@ -100,7 +100,9 @@ func TestRule_TB14_AnEscapedSecretIsStillFound(t *testing.T) {
 	if got := s.FindJSON([]byte(`{"body":"nothing"}`)); got != "" {
 		t.Errorf("found %q in a clean body", got)
 	}
-	esc := func(v string) string { return strings.NewReplacer("_", `\_`, "*", `\*`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(v) }
+	esc := func(v string) string {
+		return strings.NewReplacer("_", `\_`, "*", `\*`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(v)
+	}
 	if got := s.Withhold("a "+escaped+" b", esc); strings.Contains(got, "dpl") {
 		t.Errorf("Withhold left %q", got)
 	}
