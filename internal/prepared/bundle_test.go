@@ -41,7 +41,7 @@ func TestRule_TB16_TheHandOverRoundTrips(t *testing.T) {
 	}
 	d := Decisions{Repo: "octo/app", PR: 7, HeadSHA: strings.Repeat("a", 40), Action: "fix", Fix: &Fix{Changed: []string{"a.go"}, Commit: true}}
 	patch := []byte("diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1 @@\n-x\n+y\n")
-	if err := Write(Dir(src, 7), d, patch); err != nil {
+	if err := Write(Dir(src, 7), d, patch, nil); err != nil {
 		t.Fatal(err)
 	}
 	// A file a prepared cycle never holds is left out.
