@@ -251,6 +251,7 @@ func (d *decider) evaluate(record bool) {
 		e.rs = ReviewStateOf(es, v, d.head)
 		if record {
 			if v.LatestReviewID > es.LastSeenReviewID {
+				scoreReviewTime(s, v.Engine, reviewSince(es, v.LatestSHA), reviewAt(v, v.LatestReviewID))
 				es.LastSeenReviewID, es.LastSeenReviewSHA = v.LatestReviewID, v.LatestSHA
 				d.event(state.Event{Name: state.EventReviewDetected, Engine: v.Engine, SHA: v.LatestSHA,
 					Detail: "review " + strconv.FormatInt(v.LatestReviewID, 10)})
@@ -436,6 +437,7 @@ func (d *decider) recordQuota(es *state.EngineState, v EngineView) {
 	}
 	if until := QuotaUntil(*q); until.After(es.QuotaUntil) {
 		es.QuotaUntil, es.QuotaNote = until, oneLine(q.Text)
+		scoreQuota(&d.s, v.Engine)
 		d.event(state.Event{Name: state.EventIterError, Engine: v.Engine, SHA: d.head, Reason: "quota",
 			Detail: "cooling down until " + until.UTC().Format(time.RFC3339) + ": " + es.QuotaNote})
 	}

@@ -185,8 +185,11 @@ func RecordFixCycle(st state.State, res FixResult, now time.Time) state.State {
 			i, ok = byID[r.FindingID]
 		}
 		if ok {
+			prev := s.Triage[i]
+			scoreOutcome(&s, r, &prev)
 			s.Triage[i] = r
 		} else {
+			scoreOutcome(&s, r, nil)
 			s.Triage = append(s.Triage, r)
 			byID[r.FindingID] = len(s.Triage) - 1
 			if r.CommentID != 0 {

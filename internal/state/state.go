@@ -179,6 +179,9 @@ type State struct {
 	// Owner is the proof that review-loop's own workflow wrote the status
 	// comment (SC4). Absent in states written before it existed.
 	Owner *Owner `json:"owner,omitempty"`
+	// Scores are the per-engine scorecard of this loop (EQ1), a fixed
+	// size per engine. Absent in states written before it existed.
+	Scores map[string]Score `json:"scores,omitempty"`
 }
 
 // Owner names the workflow run that created the status comment and, once
@@ -409,6 +412,7 @@ func (s State) Clone() State {
 		o := *s.Owner
 		c.Owner = &o
 	}
+	c.Scores = cloneScores(s.Scores)
 	return c
 }
 
@@ -480,6 +484,7 @@ func (s State) Validate(knownEngines []string) error {
 		}
 	}
 	errs = append(errs, s.Ledger.validate()...)
+	errs = append(errs, validateScores(s.Scores)...)
 	for i, r := range s.Triage {
 		if r.Tier < 0 || r.Tier > 3 {
 			bad(fmt.Sprintf("triage[%d].tier", i), "is %d, want 0 to 3", r.Tier)
