@@ -102,6 +102,7 @@ func handBack(in Input, s Summary) string {
 	b.WriteString(escalations(in))
 	b.WriteString(nonBlocking(in))
 	b.WriteString(remembered(in))
+	b.WriteString(scorecardSection(in))
 	b.WriteString(costSection(in))
 	if in.StaleThreads > 0 {
 		fmt.Fprintf(&b, "**Stale threads:** %s (outdated, or from older reviews) still open. "+
