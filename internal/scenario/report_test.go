@@ -1,0 +1,207 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/review-loop/review-loop/internal/cli"
+	"github.com/review-loop/review-loop/internal/ghfake"
+	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/report"
+	"github.com/review-loop/review-loop/internal/sim"
+)
+
+// The scorecard across pull requests (EQ2) is read from loop states the
+// loop itself wrote: the eq1 scenario plays a real loop (Bugbot's
+// findings mostly fixed, Copilot's mostly declined) and its final status
+// comment is what each pull request of the report's repository carries.
+
+var (
+	eq1Once sync.Once
+	eq1Body string
+	eq1Err  error
+)
+
+// eq1StatusComment plays the eq1 scenario once and returns its final
+// status comment.
+func eq1StatusComment(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	eq1Once.Do(func() {
+		sc, err := sim.LoadScenario(filepath.Join(scenarioDir(t), "eq1-one-engine-mostly-fixed-one-mostly-declined.yaml"))
+		if err != nil {
+			eq1Err = err
+			return
+		}
+		self, _ := os.Executable()
+		res, err := Run(context.Background(), sc, Options{Self: []string{self}})
+		if err == nil && len(res.Problems) > 0 {
+			err = &problems{res.Problems}
+		}
+		eq1Body, eq1Err = res.Report, err
+	})
+	if eq1Err != nil {
+		t.Fatal(eq1Err)
+	}
+	return eq1Body
+}
+
+type problems struct{ p []string }
+
+func (p *problems) Error() string { return strings.Join(p.p, "; ") }
+
+// reportRepo is a fake repository of n pull requests updated in the last
+// days, each carrying body as review-loop's state comment, and two older
+// ones outside a 30-day window; its config file prices the reviews.
+func reportRepo(t *testing.T, n int, body string, now time.Time) *ghfake.Fake {
+	t.Helper()
+	clock := now.AddDate(0, 0, -60)
+	f := ghfake.New(ghfake.Options{Now: func() time.Time { return clock }})
+	t.Cleanup(f.Close)
+	f.AddToken("reader-token", ghfake.Identity{Login: "octocat", ID: 1})
+	if err := f.AddRepo("acme", "calc", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetProtected("acme", "calc", "main", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.PushCommit("acme", "calc", "main", map[string]string{
+		".github/review-loop.yml": "prices:\n  bugbot: 0.50\n  copilot: 0.25\n",
+	}, "prices"); err != nil {
+		t.Fatal(err)
+	}
+	add := func(i int, withState bool) {
+		num, err := f.CreatePR("acme", "calc", ghfake.PROptions{Title: "change", Head: "b" + itoa(i), Files: map[string]string{"f.txt": itoa(i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withState {
+			if _, err := f.AddIssueComment("acme", "calc", num, "github-actions[bot]", "NONE", body); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Two pull requests last updated 60 days ago: outside the window.
+	add(-1, true)
+	add(-2, true)
+	clock = now.Add(-time.Duration(n+1) * time.Hour)
+	for i := range n {
+		clock = clock.Add(time.Hour)
+		add(i, true)
+	}
+	return f
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// runReport runs `review-loop report` against the fake and returns its
+// output and the requests it made.
+func runReport(t *testing.T, f *ghfake.Fake, now time.Time, args ...string) (string, []ghfake.Request) {
+	t.Helper()
+	f.ResetRequests()
+	env := map[string]string{"GH_TOKEN": "reader-token", "GITHUB_API_URL": f.URL(), "GITHUB_GRAPHQL_URL": f.GraphQLURL()}
+	var out, errb bytes.Buffer
+	code := cli.Main(context.Background(), append([]string{"report"}, args...), cli.Env{
+		Getenv: func(k string) string { return env[k] }, Stdout: &out, Stderr: &errb, Now: func() time.Time { return now },
+	})
+	if code != cli.ExitOK {
+		t.Fatalf("report %v exited %d: %s", args, code, errb.String())
+	}
+	return out.String(), f.Requests()
+}
+
+var reportNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// TestRule_EQ2_ReportRanksTheEngineWhoseFindingsAreFixedFirst: across
+// pull requests, Bugbot (mostly fixed) ranks above Copilot (mostly
+// declined), with the acceptance rates, the cost per accepted finding
+// from the prices, and the stated request budget kept.
+func TestRule_EQ2_ReportRanksTheEngineWhoseFindingsAreFixedFirst(t *testing.T) {
+	body := eq1StatusComment(t)
+	f := reportRepo(t, 10, body, reportNow)
+	// A state comment written by anyone but review-loop's account counts
+	// for nothing: it could say anything.
+	forged, err := f.CreatePR("acme", "calc", ghfake.PROptions{Title: "forged", Head: "forged"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.AddIssueComment("acme", "calc", forged, "mallory", "NONE", body); err != nil {
+		t.Fatal(err)
+	}
+	md, reqs := runReport(t, f, reportNow, "acme/calc", "--since", "30d")
+	t.Logf("report for 10 pull requests:\n%s", md)
+	for _, want := range []string{
+		"11 pull requests read, 10 loops with a review-loop state.",
+		"| 1 | bugbot | 30 | 20 | 67% |",
+		"| 2 | copilot | 40 | 10 | 25% |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if bi, ci := strings.Index(md, "| bugbot |"), strings.Index(md, "| copilot |"); bi < 0 || ci < 0 || bi > ci {
+		t.Errorf("bugbot is not ranked above copilot:\n%s", md)
+	}
+	for _, r := range reqs {
+		if r.Operation != "query" || r.Method != "POST" {
+			t.Errorf("report made a request that is not a GraphQL query: %+v", r)
+		}
+	}
+	if !strings.Contains(md, "of a stated budget of") {
+		t.Errorf("the report does not state its budget:\n%s", md)
+	}
+
+	var js report.JSONRepoScorecard
+	out, _ := runReport(t, f, reportNow, "--json", "acme/calc")
+	if err := json.Unmarshal([]byte(out), &js); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(js.Engines) != 2 || js.Engines[0].Engine != "bugbot" || js.Engines[0].AcceptanceRate != 0.6667 ||
+		js.Engines[1].Engine != "copilot" || js.Engines[1].AcceptanceRate != 0.25 || js.Engines[0].CostPerAcceptedFind == nil {
+		t.Fatalf("--json engines = %+v", js.Engines)
+	}
+}
+
+// TestRule_EQ2_ReportRequestsStayWithinTheStatedBudget is the cost test
+// (C1): at 10 and at 100 pull requests the report's requests are counted,
+// and they stay within github.LoopStateBudget — a page per 25 pull
+// requests, none per finding — whatever the number of findings.
+func TestRule_EQ2_ReportRequestsStayWithinTheStatedBudget(t *testing.T) {
+	body := eq1StatusComment(t)
+	for _, n := range []int{10, 100} {
+		f := reportRepo(t, n, body, reportNow)
+		md, reqs := runReport(t, f, reportNow, "acme/calc")
+		budget := github.LoopStateBudget(n)
+		pages := (n + github.LoopStatePRsPerPage - 1) / github.LoopStatePRsPerPage
+		t.Logf("%d pull requests: %d requests, budget %d", n, len(reqs), budget)
+		if len(reqs) > budget {
+			t.Errorf("%d pull requests: %d requests, over the stated budget of %d", n, len(reqs), budget)
+		}
+		// No long threads here: one page per 25 pull requests, and at most
+		// one more to see the window end.
+		if len(reqs) > pages+1 {
+			t.Errorf("%d pull requests: %d requests, want at most %d pages", n, len(reqs), pages+1)
+		}
+		if want := "_Read-only: " + strings.TrimSpace(plural(len(reqs))) + " of a stated budget of " + itoa(budget) + "._"; !strings.Contains(md, want) {
+			t.Errorf("the report states %q? got:\n%s", want, md)
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return "1 GitHub request"
+	}
+	return itoa(n) + " GitHub requests"
+}
