@@ -29,13 +29,19 @@ var svgMetrics = []svgMetric{
 	{"fix-induced", "#bf8700", func(e rankLike) float64 { return e.induced }},
 }
 
+// svgLegend names each metric in the legend.
+var (
+	svgLegend  = []string{"acceptance (fixed ÷ raised)", "declined (÷ raised)", "fix-induced (÷ fixed)"}
+	svgLegendX = []int{0, 190, 330}
+)
+
 // SVG geometry, in user units.
 const (
 	svgBar      = 28
 	svgBarGap   = 4
 	svgGroupGap = 36
 	svgLeft     = 56
-	svgTop      = 64
+	svgTop      = 84
 	svgPlotH    = 200
 	svgBottom   = 72
 )
@@ -58,10 +64,9 @@ func ScorecardSVG(r RepoScorecard) string {
 	fmt.Fprintf(&b, `<text x="%d" y="40" fill="#59636e">%s</text>`+"\n", svgLeft, xmlEscape(fmt.Sprintf("%d loops in %d pull requests, %s to %s",
 		r.Loops, r.PRs, r.Since.UTC().Format("2006-01-02"), r.Until.UTC().Format("2006-01-02"))))
 	// The legend.
-	lx := width - 300
 	for i, m := range svgMetrics {
-		x := lx + i*100
-		fmt.Fprintf(&b, `<rect x="%d" y="30" width="10" height="10" fill="%s"/><text x="%d" y="39" fill="#1f2328">%s</text>`+"\n", x, m.Color, x+14, m.Name)
+		x := svgLeft + svgLegendX[i]
+		fmt.Fprintf(&b, `<rect x="%d" y="52" width="10" height="10" fill="%s"/><text x="%d" y="61" fill="#1f2328">%s</text>`+"\n", x, m.Color, x+14, svgLegend[i])
 	}
 	// The axis: 0, 50 and 100 %.
 	base := svgTop + svgPlotH

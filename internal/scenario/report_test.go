@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -204,4 +206,41 @@ func plural(n int) string {
 		return "1 GitHub request"
 	}
 	return itoa(n) + " GitHub requests"
+}
+
+var updateScorecard = flag.Bool("update-scorecard", false, "rewrite docs/img/report-scorecard.svg from the eq1 scenario's report")
+
+// TestRule_EQ2_ReportSVGIsTheScenariosChart: `report --svg` for the eq1
+// scenario's pull requests is the chart in docs/img/report-scorecard.svg
+// (rendered to report-scorecard.png by a headless Chromium), and its bars
+// carry the numbers `report --json` prints.
+func TestRule_EQ2_ReportSVGIsTheScenariosChart(t *testing.T) {
+	body := eq1StatusComment(t)
+	f := reportRepo(t, 10, body, reportNow)
+	svg, _ := runReport(t, f, reportNow, "acme/calc", "--svg")
+	out, _ := runReport(t, f, reportNow, "acme/calc", "--json")
+	var js report.JSONRepoScorecard
+	if err := json.Unmarshal([]byte(out), &js); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range js.Engines {
+		want := fmt.Sprintf(`data-metric="acceptance" data-value="%.4f"`, e.AcceptanceRate)
+		i := strings.Index(svg, `<g data-engine="`+e.Engine+`">`)
+		if i < 0 || !strings.Contains(svg[i:], want) {
+			t.Errorf("%s: the SVG has no acceptance bar of %.4f:\n%s", e.Engine, e.AcceptanceRate, svg)
+		}
+	}
+	path := filepath.Join("..", "..", "docs", "img", "report-scorecard.svg")
+	if *updateScorecard {
+		if err := os.WriteFile(path, []byte(svg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	golden, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update-scorecard)", err)
+	}
+	if string(golden) != svg {
+		t.Errorf("%s differs from `report --svg`; run go test ./internal/scenario -run TestRule_EQ2_ReportSVG -update-scorecard and render it again:\n%s", path, svg)
+	}
 }
