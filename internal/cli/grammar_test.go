@@ -175,6 +175,7 @@ var grammarCommands = []struct {
 	{"status", []string{"octo/app#7"}},
 	{"doctor", []string{"octo/app"}},
 	{"plan", []string{"octo/app#7"}},
+	{"report", []string{"octo/app"}},
 	{"demo", nil},
 	{"version", nil},
 }

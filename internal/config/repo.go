@@ -15,6 +15,7 @@ import (
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
 	"github.com/review-loop/review-loop/engines/declarative"
+	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
 )
@@ -33,6 +34,9 @@ type Repo struct {
 	PathsIgnore []string
 	// Prices are the `prices` of the cost ledger's estimate (CL1).
 	Prices report.Prices
+	// CleanAt is the `clean_at` severity floor (EQ3), "" when unset; the
+	// clean-at input, when given, wins over it.
+	CleanAt string
 }
 
 // LoadRepo reads the repository config file from the checkout.
@@ -87,6 +91,16 @@ func ParseRepo(raw []byte, file string) (Repo, error) {
 	}
 	rc.SharedPaths = shared.SharedPaths
 	rc.PathsIgnore = shared.PathsIgnore
+	var floor struct {
+		CleanAt string `yaml:"clean_at"`
+	}
+	if err := yaml.Unmarshal(raw, &floor); err != nil {
+		problems = append(problems, ProblemLines(fmt.Errorf("clean_at: %w (want any, low, medium or high)", err))...)
+	} else if _, err := loop.ParseCleanAt(floor.CleanAt); err != nil {
+		problems = append(problems, "clean_at: "+strings.TrimPrefix(err.Error(), "clean-at: "))
+	} else {
+		rc.CleanAt = strings.ToLower(strings.TrimSpace(floor.CleanAt))
+	}
 	if rc.Prices, err = parsePrices(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
 	}

@@ -39,6 +39,9 @@ type eval struct {
 	recalled []*Finding
 	// tooLarge: the diff is over the engine's own limit (CV6).
 	tooLarge bool
+	// below are the findings below the severity floor (EQ3): listed for
+	// a human, not active.
+	below []*Finding
 }
 
 type decider struct {
@@ -317,6 +320,7 @@ func (d *decider) evaluate(record bool) {
 				}
 			}
 		}
+		e.active, e.below = splitFloor(e.active, d.cfg.CleanAt)
 		d.recall(e)
 		if record {
 			es.Review = string(e.rs)
@@ -396,10 +400,11 @@ func (d *decider) classify(e *eval) {
 			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
 		}
 	default:
-		if v.Stated != nil && len(e.recalled) > 0 {
-			// WF1: a recalled finding is counted by the engine, not by us.
+		if v.Stated != nil && len(e.recalled)+len(e.below) > 0 {
+			// WF1: a recalled finding is counted by the engine, not by us;
+			// EQ3: nor is a finding below the severity floor.
 			st := *v.Stated
-			st.N -= len(e.recalled)
+			st.N -= len(e.recalled) + len(e.below)
 			v.Stated = &st
 		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
@@ -850,6 +855,10 @@ func (d *decider) report() {
 		r.Active = make([]int64, 0, len(e.active))
 		for _, f := range e.active {
 			r.Active = append(r.Active, f.CommentID)
+		}
+		r.BelowFloor = make([]int64, 0, len(e.below))
+		for _, f := range e.below {
+			r.BelowFloor = append(r.BelowFloor, f.CommentID)
 		}
 		d.plan.Engines = append(d.plan.Engines, r)
 	}

@@ -134,6 +134,9 @@ type EngineReport struct {
 	// the active findings the loop counted; the status comment shows both.
 	Stated  *StatedCount
 	Counted int
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3): listed for a human, not active.
+	BelowFloor []int64
 }
 
 // TriggerResult is the outcome of one trigger the orchestrator attempted.

@@ -100,6 +100,7 @@ func handBack(in Input, s Summary) string {
 		fmt.Fprintf(&b, "Copilot comments: %d fixed · %d outdated · %d disagreed\n\n", t.Fixed, t.Outdated, t.Disagreed)
 	}
 	b.WriteString(escalations(in))
+	b.WriteString(belowFloor(in, s))
 	b.WriteString(nonBlocking(in))
 	b.WriteString(remembered(in))
 	b.WriteString(scorecardSection(in))
@@ -196,4 +197,24 @@ func cmpStr(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// belowFloor lists the findings below the severity floor (EQ3): they
+// blocked neither CLEAN nor the gate, and were not fixed; a person
+// decides on them.
+func belowFloor(in Input, s Summary) string {
+	var b strings.Builder
+	for _, e := range s.Engines {
+		for _, id := range e.BelowFloor {
+			if b.Len() == 0 {
+				b.WriteString("#### Below the severity floor (for you)\n\n" +
+					"These findings are below `clean-at`: they blocked neither CLEAN nor the merge gate and were not fixed.\n\n")
+			}
+			fmt.Fprintf(&b, "- %s (%s)\n", findingRef(in, id, true), Escape(e.Name, 40))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -75,6 +75,10 @@ type JSONEngine struct {
 	StatedOpen *int   `json:"stated_open,omitempty"`
 	Counted    *int   `json:"counted,omitempty"`
 	StatedFrom string `json:"stated_from,omitempty"`
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3), listed for a human; null when this run did not observe
+	// them.
+	BelowFloor []int64 `json:"below_floor"`
 	Cycles     int    `json:"cycles"`
 	Fixed      int    `json:"fixed"`
 	Approved   int    `json:"approved"`
@@ -135,6 +139,7 @@ func Report(in Input) JSONReport {
 			Cycles: e.Cycles, Fixed: e.Fixed, Approved: e.Approved, Escalated: e.Escalated, Skipped: e.Skipped}
 		if e.ActiveKnown {
 			je.Active = append([]int64{}, e.Active...)
+			je.BelowFloor = append([]int64{}, e.BelowFloor...)
 		}
 		if e.Stated != nil {
 			n, c := e.Stated.N, e.Counted

@@ -128,6 +128,9 @@ type Engine struct {
 	// active findings the loop counted (S6); both are shown.
 	Stated  *loop.StatedCount
 	Counted int
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3): listed for a human, not active.
+	BelowFloor []int64
 	// Per-engine hand-back counts (H1).
 	Cycles, Fixed, Approved, Escalated, Skipped int
 }
@@ -254,7 +257,8 @@ func engines(in Input) []Engine {
 	if len(in.Plan.Engines) > 0 {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
-				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted}
+				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted,
+				BelowFloor: slices.Clone(r.BelowFloor)}
 			if r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven {
 				e.Mark = string(r.Verdict)
 			}
