@@ -50,12 +50,12 @@ type Config struct {
 	YieldMinutes     int // how long review-loop yields to a person (HY1)
 	// DivergenceStop, ProseRounds and PathsIgnore are the convergence
 	// rules' settings (CV2, CV3, CV6).
-	DivergenceStop       bool
-	ProseRounds          int
-	PathsIgnore          []string
+	DivergenceStop bool
+	ProseRounds    int
+	PathsIgnore    []string
 	// CleanAt is the severity floor (EQ3) the input names; empty when the
 	// input is unset, and then the config file's clean_at, else any.
-	CleanAt string
+	CleanAt              string
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool

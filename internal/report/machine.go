@@ -79,11 +79,11 @@ type JSONEngine struct {
 	// floor (EQ3), listed for a human; null when this run did not observe
 	// them.
 	BelowFloor []int64 `json:"below_floor"`
-	Cycles     int    `json:"cycles"`
-	Fixed      int    `json:"fixed"`
-	Approved   int    `json:"approved"`
-	Escalated  int    `json:"escalated"`
-	Skipped    int    `json:"skipped"`
+	Cycles     int     `json:"cycles"`
+	Fixed      int     `json:"fixed"`
+	Approved   int     `json:"approved"`
+	Escalated  int     `json:"escalated"`
+	Skipped    int     `json:"skipped"`
 }
 
 // JSONTriage is one triage row (TR5).
