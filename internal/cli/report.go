@@ -200,3 +200,21 @@ func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
 }
+
+// scorecardDays is the window of the scorecard `plan` and `doctor` show.
+const scorecardDays = 30
+
+// scorecardMaxPRs bounds the pull requests `plan` and `doctor` read for
+// it: at most github.LoopStateBudget(100) requests.
+const scorecardMaxPRs = 100
+
+// recentScorecard is the last 30 days' scorecard of owner/repo in a few
+// lines for `plan` and `doctor` (EQ2), "" when no loop state is found; a
+// failure to read it is one line, never the command's failure.
+func recentScorecard(ctx context.Context, gh *github.Client, owner, repo string, now time.Time) string {
+	sc, err := RepoScorecard(ctx, gh, owner, repo, now.AddDate(0, 0, -scorecardDays), now, scorecardMaxPRs, defaultStateAuthor)
+	if err != nil {
+		return "scorecard: not read (" + firstLine(describe(err)) + ")\n"
+	}
+	return report.ScorecardLines(sc, scorecardDays)
+}

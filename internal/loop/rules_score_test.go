@@ -92,3 +92,15 @@ func TestRule_EQ1_FixInducedCountsAgainstTheFixedFindingsEngine(t *testing.T) {
 		t.Fatalf("scorecard = %+v, want bugbot billed 4, cost 2, induced 1", sc)
 	}
 }
+
+// EQ1 with B5: a fix refused at the push was never applied: it no longer
+// counts as fixed.
+func TestRule_EQ1_RefusedFixIsNoLongerFixed(t *testing.T) {
+	st := active(sha1, "bugbot")
+	st.Iteration = 1
+	st = RecordFixCycle(st, FixResult{Rows: []state.TriageRow{{FindingID: "b-1", Engine: "bugbot", CommentID: 1, Outcome: OutcomeFixed}}}, t0)
+	_, st = RecordRefusal(st, Plan{}, "branch is protected", t0)
+	if sc := st.Scores["bugbot"]; sc.Raised != 1 || sc.Fixed != 0 {
+		t.Fatalf("bugbot score = %+v, want raised 1, fixed 0", sc)
+	}
+}

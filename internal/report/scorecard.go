@@ -61,7 +61,7 @@ func scorecardSection(in Input) string {
 	}
 	var b strings.Builder
 	b.WriteString("#### Scorecard\n\n")
-	b.WriteString("| engine | raised | fixed | declined | won't-fix | reverted | fix-induced | stale | time to review | quota hits | billed | est. cost |\n")
+	b.WriteString("| engine | raised | fixed (accepted) | declined | won't-fix | reverted | fix-induced | stale | time to review | quota hits | billed | est. cost |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range sc {
 		r := loop.Rank([][]loop.EngineScore{{s}})[0]
@@ -206,5 +206,27 @@ func ScorecardMarkdown(r RepoScorecard) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "_Read-only: %s of a stated budget of %d._\n", plural(r.Requests, "GitHub request"), r.Budget)
+	return b.String()
+}
+
+// ScorecardLines is the repository scorecard in a few plain lines, for
+// `plan` and `doctor`: one line per engine, best first; "" when no loop
+// state was found.
+func ScorecardLines(r RepoScorecard, days int) string {
+	if r.Loops == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "scorecard, last %d days (%s in %s; `review-loop report %s` for more):\n",
+		days, plural(r.Loops, "loop"), plural(r.PRs, "pull request"), Plain(r.Repo, 100))
+	for i, e := range r.Engines {
+		cost := ""
+		if e.CostKnown && e.Fixed > 0 {
+			cost = " · " + money(e.CostPerAccepted) + " per accepted finding"
+		}
+		fmt.Fprintf(&b, "  %d. %s: %s accepted (%d of %d) · fix-induced %s · median review %s · quota hits %d · billed %d%s\n",
+			i+1, Plain(e.Engine, 40), pct(e.Acceptance), e.Fixed, e.Raised, pct(e.InducedRate),
+			reviewTime(e.MedianReview, len(e.ReviewSecs)), e.Quota, e.Billed, cost)
+	}
 	return b.String()
 }

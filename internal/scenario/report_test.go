@@ -244,3 +244,30 @@ func TestRule_EQ2_ReportSVGIsTheScenariosChart(t *testing.T) {
 		t.Errorf("%s differs from `report --svg`; run go test ./internal/scenario -run TestRule_EQ2_ReportSVG -update-scorecard and render it again:\n%s", path, svg)
 	}
 }
+
+// TestRule_EQ2_PlanAndDoctorShowTheLast30DaysScorecard: `plan` and
+// `doctor` end with the repository's scorecard of the last 30 days when
+// its pull requests hold loop states.
+func TestRule_EQ2_PlanAndDoctorShowTheLast30DaysScorecard(t *testing.T) {
+	body := eq1StatusComment(t)
+	f := reportRepo(t, 10, body, reportNow)
+	env := map[string]string{"GH_TOKEN": "reader-token", "GITHUB_API_URL": f.URL(), "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "INPUT_ENGINES": "bugbot,copilot"}
+	for _, args := range [][]string{{"doctor", "acme/calc"}, {"plan", "acme/calc#5"}} {
+		var out, errb bytes.Buffer
+		code := cli.Main(context.Background(), args, cli.Env{
+			Getenv: func(k string) string { return env[k] }, Stdout: &out, Stderr: &errb, Now: func() time.Time { return reportNow },
+		})
+		if code != cli.ExitOK && code != cli.ExitError {
+			t.Fatalf("%v exited %d: %s", args, code, errb.String())
+		}
+		for _, want := range []string{
+			"scorecard, last 30 days (10 loops in 10 pull requests; `review-loop report acme/calc` for more):",
+			"  1. bugbot: 67% accepted (20 of 30)",
+			"  2. copilot: 25% accepted (10 of 40)",
+		} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%v lacks %q:\n%s\nstderr:\n%s", args, want, out.String(), errb.String())
+			}
+		}
+	}
+}
