@@ -100,6 +100,7 @@ func RecordTriggers(st state.State, results []TriggerResult, now time.Time) stat
 			until := QuotaUntil(*r.Quota)
 			if until.After(es.QuotaUntil) {
 				es.QuotaUntil, es.QuotaNote = until, oneLine(r.Quota.Text)
+				scoreQuota(&s, r.Engine) // EQ1: a quota hit
 			}
 			s.EngineStates[r.Engine] = es
 			s.Events = append(s.Events, state.Event{Time: now, Iteration: s.Iteration, Engine: r.Engine, SHA: r.SHA,

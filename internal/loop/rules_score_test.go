@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -102,5 +103,36 @@ func TestRule_EQ1_RefusedFixIsNoLongerFixed(t *testing.T) {
 	_, st = RecordRefusal(st, Plan{}, "branch is protected", t0)
 	if sc := st.Scores["bugbot"]; sc.Raised != 1 || sc.Fixed != 0 {
 		t.Fatalf("bugbot score = %+v, want raised 1, fixed 0", sc)
+	}
+}
+
+// EQ1: a trigger refused for a quota (T8) is a quota hit too, once per
+// cooldown.
+func TestRule_EQ1_TriggerRefusedForAQuotaIsAQuotaHit(t *testing.T) {
+	st := active(sha1, "copilot")
+	q := &QuotaNotice{At: t0, Text: "Copilot has reached its review limit"}
+	st = RecordTriggers(st, []TriggerResult{{Engine: "copilot", SHA: sha1, Quota: q}}, t0)
+	st = RecordTriggers(st, []TriggerResult{{Engine: "copilot", SHA: sha1, Quota: q}}, t0.Add(time.Minute))
+	if got := st.Scores["copilot"].Quota; got != 1 {
+		t.Fatalf("copilot quota hits = %d, want 1", got)
+	}
+}
+
+// EQ1 within R1: ten thousand findings over a loop's life leave the
+// scorecard the size of a few counters per engine.
+func TestRule_EQ1_TenThousandFindingsKeepTheScorecardSmall(t *testing.T) {
+	st := active(sha1, "bugbot", "copilot")
+	for i := range 10000 {
+		e := []string{"bugbot", "copilot"}[i%2]
+		st.Iteration = i/100 + 1
+		st = RecordFixCycle(st, FixResult{Rows: []state.TriageRow{{FindingID: e + "-" + itoa(int64(i)), Engine: e, CommentID: int64(i + 1), Outcome: OutcomeFixed}}}, t0)
+		st.Triage, st.Events = nil, nil // bounded elsewhere (R1); the scorecard depends on neither
+	}
+	b, err := json.Marshal(st.Scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Scores["bugbot"].Raised != 5000 || st.Scores["copilot"].Fixed != 5000 || len(b) > 200 {
+		t.Fatalf("scores = %s (%d bytes), want 5000 each in a couple of hundred bytes", b, len(b))
 	}
 }
