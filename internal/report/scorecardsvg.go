@@ -53,7 +53,7 @@ func ScorecardSVG(r RepoScorecard) string {
 	n := max(len(r.Engines), 1)
 	groupW := len(svgMetrics)*svgBar + (len(svgMetrics)-1)*svgBarGap
 	width := svgLeft + n*groupW + (n+1)*svgGroupGap
-	width = max(width, 520)
+	width = max(width, 560)
 	height := svgTop + svgPlotH + svgBottom
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="t" font-family="-apple-system, Segoe UI, Helvetica, Arial, sans-serif" font-size="12">`+"\n", width, height, width, height)

@@ -23,40 +23,47 @@ import (
 )
 
 // The scorecard across pull requests (EQ2) is read from loop states the
-// loop itself wrote: the eq1 scenario plays a real loop (Bugbot's
-// findings mostly fixed, Copilot's mostly declined) and its final status
-// comment is what each pull request of the report's repository carries.
+// loop itself wrote: two scenarios are played as real loops — eq1
+// (Bugbot's findings mostly fixed, Copilot's mostly declined) and cl1
+// (one finding of each fixed) — and their final status comments are what
+// the pull requests of the report's repository carry, in turn.
 
 var (
-	eq1Once sync.Once
-	eq1Body string
-	eq1Err  error
+	playedOnce   sync.Once
+	playedBodies []string
+	playedErr    error
 )
 
-// eq1StatusComment plays the eq1 scenario once and returns its final
-// status comment.
-func eq1StatusComment(t *testing.T) string {
+// playedStatusComments plays the eq1 and cl1 scenarios once and returns
+// their final status comments.
+func playedStatusComments(t *testing.T) []string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	eq1Once.Do(func() {
-		sc, err := sim.LoadScenario(filepath.Join(scenarioDir(t), "eq1-one-engine-mostly-fixed-one-mostly-declined.yaml"))
-		if err != nil {
-			eq1Err = err
-			return
-		}
+	playedOnce.Do(func() {
 		self, _ := os.Executable()
-		res, err := Run(context.Background(), sc, Options{Self: []string{self}})
-		if err == nil && len(res.Problems) > 0 {
-			err = &problems{res.Problems}
+		for _, name := range []string{"eq1-one-engine-mostly-fixed-one-mostly-declined.yaml", "cl1-cost-ledger-reviews-minutes-requests.yaml"} {
+			sc, err := sim.LoadScenario(filepath.Join(scenarioDir(t), name))
+			if err != nil {
+				playedErr = err
+				return
+			}
+			res, err := Run(context.Background(), sc, Options{Self: []string{self}})
+			if err == nil && len(res.Problems) > 0 {
+				err = &problems{res.Problems}
+			}
+			if err != nil {
+				playedErr = fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			playedBodies = append(playedBodies, res.Report)
 		}
-		eq1Body, eq1Err = res.Report, err
 	})
-	if eq1Err != nil {
-		t.Fatal(eq1Err)
+	if playedErr != nil {
+		t.Fatal(playedErr)
 	}
-	return eq1Body
+	return playedBodies
 }
 
 type problems struct{ p []string }
@@ -64,9 +71,10 @@ type problems struct{ p []string }
 func (p *problems) Error() string { return strings.Join(p.p, "; ") }
 
 // reportRepo is a fake repository of n pull requests updated in the last
-// days, each carrying body as review-loop's state comment, and two older
-// ones outside a 30-day window; its config file prices the reviews.
-func reportRepo(t *testing.T, n int, body string, now time.Time) *ghfake.Fake {
+// days, each carrying one of bodies (in turn) as review-loop's state
+// comment, and two older ones outside a 30-day window; its config file
+// prices the reviews.
+func reportRepo(t *testing.T, n int, bodies []string, now time.Time) *ghfake.Fake {
 	t.Helper()
 	clock := now.AddDate(0, 0, -60)
 	f := ghfake.New(ghfake.Options{Now: func() time.Time { return clock }})
@@ -84,6 +92,7 @@ func reportRepo(t *testing.T, n int, body string, now time.Time) *ghfake.Fake {
 		t.Fatal(err)
 	}
 	add := func(i int, withState bool) {
+		body := bodies[(i+len(bodies))%len(bodies)]
 		num, err := f.CreatePR("acme", "calc", ghfake.PROptions{Title: "change", Head: "b" + itoa(i), Files: map[string]string{"f.txt": itoa(i)}})
 		if err != nil {
 			t.Fatal(err)
@@ -130,23 +139,23 @@ var reportNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 // declined), with the acceptance rates, the cost per accepted finding
 // from the prices, and the stated request budget kept.
 func TestRule_EQ2_ReportRanksTheEngineWhoseFindingsAreFixedFirst(t *testing.T) {
-	body := eq1StatusComment(t)
-	f := reportRepo(t, 10, body, reportNow)
+	bodies := playedStatusComments(t)
+	f := reportRepo(t, 10, bodies, reportNow)
 	// A state comment written by anyone but review-loop's account counts
 	// for nothing: it could say anything.
 	forged, err := f.CreatePR("acme", "calc", ghfake.PROptions{Title: "forged", Head: "forged"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.AddIssueComment("acme", "calc", forged, "mallory", "NONE", body); err != nil {
+	if _, err := f.AddIssueComment("acme", "calc", forged, "mallory", "NONE", bodies[0]); err != nil {
 		t.Fatal(err)
 	}
 	md, reqs := runReport(t, f, reportNow, "acme/calc", "--since", "30d")
 	t.Logf("report for 10 pull requests:\n%s", md)
 	for _, want := range []string{
 		"11 pull requests read, 10 loops with a review-loop state.",
-		"| 1 | bugbot | 30 | 20 | 67% |",
-		"| 2 | copilot | 40 | 10 | 25% |",
+		"| 1 | bugbot | 20 | 15 | 75% |",
+		"| 2 | copilot | 25 | 10 | 40% |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -169,8 +178,8 @@ func TestRule_EQ2_ReportRanksTheEngineWhoseFindingsAreFixedFirst(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &js); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
-	if len(js.Engines) != 2 || js.Engines[0].Engine != "bugbot" || js.Engines[0].AcceptanceRate != 0.6667 ||
-		js.Engines[1].Engine != "copilot" || js.Engines[1].AcceptanceRate != 0.25 || js.Engines[0].CostPerAcceptedFind == nil {
+	if len(js.Engines) != 2 || js.Engines[0].Engine != "bugbot" || js.Engines[0].AcceptanceRate != 0.75 ||
+		js.Engines[1].Engine != "copilot" || js.Engines[1].AcceptanceRate != 0.4 || js.Engines[0].CostPerAcceptedFind == nil {
 		t.Fatalf("--json engines = %+v", js.Engines)
 	}
 }
@@ -180,9 +189,9 @@ func TestRule_EQ2_ReportRanksTheEngineWhoseFindingsAreFixedFirst(t *testing.T) {
 // and they stay within github.LoopStateBudget — a page per 25 pull
 // requests, none per finding — whatever the number of findings.
 func TestRule_EQ2_ReportRequestsStayWithinTheStatedBudget(t *testing.T) {
-	body := eq1StatusComment(t)
+	bodies := playedStatusComments(t)
 	for _, n := range []int{10, 100} {
-		f := reportRepo(t, n, body, reportNow)
+		f := reportRepo(t, n, bodies, reportNow)
 		md, reqs := runReport(t, f, reportNow, "acme/calc")
 		budget := github.LoopStateBudget(n)
 		pages := (n + github.LoopStatePRsPerPage - 1) / github.LoopStatePRsPerPage
@@ -215,8 +224,8 @@ var updateScorecard = flag.Bool("update-scorecard", false, "rewrite docs/img/rep
 // (rendered to report-scorecard.png by a headless Chromium), and its bars
 // carry the numbers `report --json` prints.
 func TestRule_EQ2_ReportSVGIsTheScenariosChart(t *testing.T) {
-	body := eq1StatusComment(t)
-	f := reportRepo(t, 10, body, reportNow)
+	bodies := playedStatusComments(t)
+	f := reportRepo(t, 10, bodies, reportNow)
 	svg, _ := runReport(t, f, reportNow, "acme/calc", "--svg")
 	out, _ := runReport(t, f, reportNow, "acme/calc", "--json")
 	var js report.JSONRepoScorecard
@@ -249,8 +258,8 @@ func TestRule_EQ2_ReportSVGIsTheScenariosChart(t *testing.T) {
 // `doctor` end with the repository's scorecard of the last 30 days when
 // its pull requests hold loop states.
 func TestRule_EQ2_PlanAndDoctorShowTheLast30DaysScorecard(t *testing.T) {
-	body := eq1StatusComment(t)
-	f := reportRepo(t, 10, body, reportNow)
+	bodies := playedStatusComments(t)
+	f := reportRepo(t, 10, bodies, reportNow)
 	env := map[string]string{"GH_TOKEN": "reader-token", "GITHUB_API_URL": f.URL(), "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "INPUT_ENGINES": "bugbot,copilot"}
 	for _, args := range [][]string{{"doctor", "acme/calc"}, {"plan", "acme/calc#5"}} {
 		var out, errb bytes.Buffer
@@ -262,8 +271,8 @@ func TestRule_EQ2_PlanAndDoctorShowTheLast30DaysScorecard(t *testing.T) {
 		}
 		for _, want := range []string{
 			"scorecard, last 30 days (10 loops in 10 pull requests; `review-loop report acme/calc` for more):",
-			"  1. bugbot: 67% accepted (20 of 30)",
-			"  2. copilot: 25% accepted (10 of 40)",
+			"  1. bugbot: 75% accepted (15 of 20)",
+			"  2. copilot: 40% accepted (10 of 25)",
 		} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%v lacks %q:\n%s\nstderr:\n%s", args, want, out.String(), errb.String())
