@@ -454,6 +454,17 @@ var (
 	cleanRE    = regexp.MustCompile(`(?i)found no (?:new )?(?:potential )?(?:issues|bugs)`)
 )
 
+// SeverityWords maps the word of Bugbot's "**High Severity**" line
+// (lower-cased) to the one severity scale (EQ3's clean-at floor, the
+// triage patterns). Samples: testdata/engines/bugbot/01-… (High), 02-…
+// (Medium); Low is documented by Cursor and seen in the wild.
+var SeverityWords = map[string]loop.Severity{
+	"critical": loop.SeverityCritical,
+	"high":     loop.SeverityHigh,
+	"medium":   loop.SeverityMedium,
+	"low":      loop.SeverityLow,
+}
+
 // ParseFinding reads one Bugbot inline comment by its markers (ST4). Missing
 // markers leave fields empty and the severity unknown.
 func ParseFinding(body string) engines.Parsed {
@@ -466,7 +477,7 @@ func ParseFinding(body string) engines.Parsed {
 		p.Title = engines.Title(body)
 	}
 	if m := severityRE.FindStringSubmatch(body); m != nil {
-		p.Severity = loop.Severity(strings.ToLower(m[1]))
+		p.Severity = SeverityWords[strings.ToLower(m[1])]
 	}
 	if m := descRE.FindStringSubmatch(body); m != nil {
 		p.Body = strings.TrimSpace(m[1])

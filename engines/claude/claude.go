@@ -598,16 +598,28 @@ var managedSeverityRE = regexp.MustCompile(`(?m)^\s*(?:\*\*)?\s*(🔴|🟡|🟣)
 func ParseFinding(body string) engines.Parsed {
 	p := engines.Parsed{Title: engines.Title(body), Body: body, Severity: loop.SeverityUnknown}
 	if m := managedSeverityRE.FindStringSubmatch(body); m != nil {
-		switch m[1] {
-		case "🔴":
-			p.Severity, p.Category = loop.SeverityHigh, "important"
-		case "🟡":
-			p.Severity, p.Category = loop.SeverityLow, "nit"
-		case "🟣":
-			p.Severity, p.Category = loop.SeverityLow, "pre-existing"
+		if w, ok := SeverityMarks[m[1]]; ok {
+			p.Severity, p.Category = w.Severity, w.Category
 		}
 	}
 	return p
+}
+
+// SeverityMark is what one of Claude's severity markers means.
+type SeverityMark struct {
+	Severity loop.Severity
+	Category string
+}
+
+// SeverityMarks maps the managed Code Review's severity markers (🔴
+// Important, 🟡 Nit, 🟣 Pre-existing; testdata/engines/claude/05-…) to the
+// one severity scale (EQ3's clean-at floor, the triage patterns). A
+// comment of claude-code-action carries none: unknown, which counts as
+// medium.
+var SeverityMarks = map[string]SeverityMark{
+	"🔴": {loop.SeverityHigh, "important"},
+	"🟡": {loop.SeverityLow, "nit"},
+	"🟣": {loop.SeverityLow, "pre-existing"},
 }
 
 // Severity is the managed check run's machine-readable severity line.

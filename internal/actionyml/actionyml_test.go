@@ -44,7 +44,7 @@ var wantDefaults = map[string]string{
 	"engines": "", "pr": "", "trigger-phrase": "@review-loop",
 	"allowed-associations": "OWNER,MEMBER,COLLABORATOR", "max-commits": "20",
 	"max-active-minutes": "240", "max-idle-minutes": "45", "stall-factor": "3", "yield-minutes": "30",
-	"divergence-stop": "true", "prose-rounds": "2", "paths-ignore": "",
+	"divergence-stop": "true", "prose-rounds": "2", "paths-ignore": "", "clean-at": "",
 	"max-consecutive-errors": "2", "copilot-only": "false", "max-iterations": "5",
 	"wait-initial": "180", "poll-interval": "30", "poll-timeout": "600",
 	"wait-seconds": "0", "keep-draft": "false", "context-files": "",

@@ -36,8 +36,8 @@ func TestRule_CC_concurrencyGroupNamesThePRForEveryEvent(t *testing.T) {
 		if filepath.Base(filepath.Dir(f)) != "examples" && !strings.Contains(string(b), "review-loop/review-loop@") {
 			continue
 		}
-		// doctor reads only and concerns no pull request.
-		if strings.Contains(string(b), "mode: doctor") {
+		// doctor and report read only and concern no pull request.
+		if strings.Contains(string(b), "mode: doctor") || strings.Contains(string(b), "report \"$GITHUB_REPOSITORY\"") {
 			continue
 		}
 		var wf struct {

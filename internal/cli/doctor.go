@@ -83,7 +83,14 @@ func runDoctorCommand(ctx context.Context, inv *invocation, env Env, logger *slo
 		Client: func(t string) (*github.Client, error) {
 			return github.New(github.Options{Token: t, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"), Logger: logger})
 		}}
-	if !doctor.WriteDoctor(env.Stdout, repo.String(), doctor.Doctor(ctx, in)) {
+	ok := doctor.WriteDoctor(env.Stdout, repo.String(), doctor.Doctor(ctx, in))
+	// EQ2: the repository's last 30 days, when it has loops.
+	if gh, err := in.Client(token); err == nil {
+		if sc := recentScorecard(ctx, gh, repo.Owner, repo.Repo, env.now()); sc != "" {
+			fmt.Fprint(env.Stdout, "\n"+sc)
+		}
+	}
+	if !ok {
 		return errDoctorMissing
 	}
 	return nil
@@ -109,6 +116,12 @@ func doctorMode(ctx context.Context, cfg config.Config, env Env, logger *slog.Lo
 	}
 	var b strings.Builder
 	ok := doctor.WriteDoctor(&b, cfg.Repository, doctor.Doctor(ctx, in))
+	// EQ2: the repository's last 30 days, when it has loops.
+	if gh, err := in.Client(cfg.GitHubToken); err == nil {
+		if sc := recentScorecard(ctx, gh, cfg.Owner, cfg.Repo, env.now()); sc != "" {
+			b.WriteString("\n" + sc)
+		}
+	}
 	fmt.Fprint(env.Stdout, b.String())
 	if env.Getenv("GITHUB_STEP_SUMMARY") != "" {
 		githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.Getenv)).AddStepSummary("```\n" + b.String() + "```\n")

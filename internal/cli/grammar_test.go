@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The one command-line grammar (STYLE.md, round 4): every command names a
@@ -175,6 +176,7 @@ var grammarCommands = []struct {
 	{"status", []string{"octo/app#7"}},
 	{"doctor", []string{"octo/app"}},
 	{"plan", []string{"octo/app#7"}},
+	{"report", []string{"octo/app"}},
 	{"demo", nil},
 	{"version", nil},
 }
@@ -459,6 +461,25 @@ func FuzzParsePR(f *testing.F) {
 		}
 		if again, err := ParsePR(pr.String(), ""); err != nil || again.Owner != pr.Owner || again.Repo != pr.Repo || again.Number != pr.Number {
 			t.Fatalf("%q → %s → %+v, %v", s, pr, again, err)
+		}
+	})
+}
+
+func FuzzParseSince(f *testing.F) {
+	for _, s := range []string{"30d", "12h", "2w", "2026-11-01", "0d", "-3d", "99999d", "d", ""} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseSince(s, now)
+		if err != nil {
+			if !strings.Contains(err.Error(), "--since") {
+				t.Fatalf("%q: error %v does not name --since", s, err)
+			}
+			return
+		}
+		if _, derr := time.Parse("2006-01-02", s); derr != nil && !got.Before(now) {
+			t.Fatalf("%q: an age gives %v, not before now", s, got)
 		}
 	})
 }

@@ -1,5 +1,5 @@
 // Package cli is review-loop's command line: the subcommands (cycle,
-// publish, status, doctor, plan, demo, version), their flags, the help
+// publish, status, doctor, plan, report, demo, version), their flags, the help
 // and the exit codes. It reads the configuration (internal/config) and
 // hands each cycle to the shell that runs it (internal/action).
 package cli
@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/github"
 )
@@ -41,6 +42,10 @@ type Env struct {
 	// Secrets are the environment's secret variables by name (procenv):
 	// nothing review-loop writes to GitHub may hold one (TB14).
 	Secrets map[string]string
+
+	// Now is the clock of the commands that need one (report's --since);
+	// nil is time.Now.
+	Now func() time.Time
 }
 
 // commands are review-loop's subcommands, in the order the help lists
@@ -52,6 +57,7 @@ func commands() []command {
 		{statusSpec, runStatusCommand},
 		{doctorSpec, runDoctorCommand},
 		{planSpec, runPlanCommand},
+		{reportSpec, runReportCommand},
 		{demoSpec, runDemoCommand},
 		{versionSpec, runVersionCommand},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/review-loop/review-loop/internal/action"
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/event"
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -99,6 +100,10 @@ func runPlanCommand(ctx context.Context, inv *invocation, env Env, logger *slog.
 		if r.DryRun != "" {
 			fmt.Fprint(env.Stdout, r.DryRun)
 		}
+	}
+	// EQ2: the repository's last 30 days, when it has loops.
+	if gh, err := github.New(github.Options{Token: token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"), Logger: logger}); err == nil {
+		fmt.Fprint(env.Stdout, recentScorecard(ctx, gh, pr.Owner, pr.Repo, env.now()))
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/review-loop/review-loop/engines"
 	"github.com/review-loop/review-loop/internal/fix"
+	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/prepared"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/secret"
@@ -50,9 +51,12 @@ type Config struct {
 	YieldMinutes     int // how long review-loop yields to a person (HY1)
 	// DivergenceStop, ProseRounds and PathsIgnore are the convergence
 	// rules' settings (CV2, CV3, CV6).
-	DivergenceStop       bool
-	ProseRounds          int
-	PathsIgnore          []string
+	DivergenceStop bool
+	ProseRounds    int
+	PathsIgnore    []string
+	// CleanAt is the severity floor (EQ3) the input names; empty when the
+	// input is unset, and then the config file's clean_at, else any.
+	CleanAt              string
 	StallFactor          int
 	MaxConsecutiveErrors int
 	CopilotOnly          bool
@@ -151,7 +155,7 @@ var inputNames = []string{
 	"sweep-fanout", "rate-limit-floor",
 	"openai-api-key", "fixer-model", "fixer-max-turns",
 	"yield-minutes", "ci-workflows",
-	"divergence-stop", "prose-rounds", "paths-ignore",
+	"divergence-stop", "prose-rounds", "paths-ignore", "clean-at",
 	"max-patch-files", "max-patch-bytes",
 }
 
@@ -206,6 +210,7 @@ func Load(getenv func(string) string) (Config, error) {
 		YieldMinutes:         num("yield-minutes", 30),
 		ProseRounds:          num("prose-rounds", 2),
 		PathsIgnore:          splitList(in("paths-ignore", "")),
+		CleanAt:              strings.ToLower(strings.TrimSpace(in("clean-at", ""))),
 		StallFactor:          num("stall-factor", 3),
 		MaxConsecutiveErrors: num("max-consecutive-errors", 2),
 		CopilotOnly:          boolean("copilot-only"),
@@ -256,6 +261,9 @@ func Load(getenv func(string) string) (Config, error) {
 		Actor:       getenv("GITHUB_ACTOR"),
 	}
 	_ = in("binary-path", "") // consumed by action.yml before the binary runs
+	if _, err := loop.ParseCleanAt(c.CleanAt); err != nil {
+		errs = append(errs, fmt.Errorf("input %w", err))
+	}
 	if raw := in("divergence-stop", "true"); raw != "" {
 		b, err := strconv.ParseBool(raw)
 		if err != nil {

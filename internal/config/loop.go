@@ -28,6 +28,11 @@ func Loop(c Config) (loop.Config, error) {
 	lc.KeepDraft = c.KeepDraft
 	lc.RateLimitFloor, lc.RateLimitFloorPercent = c.RateLimitFloor, c.RateLimitFloorPercent
 	lc.DivergenceStop, lc.ProseRounds, lc.PathsIgnore = c.DivergenceStop, c.ProseRounds, c.PathsIgnore
+	floor, err := loop.ParseCleanAt(c.CleanAt)
+	if err != nil {
+		return lc, fmt.Errorf("input %w", err)
+	}
+	lc.CleanAt = floor
 	if err := lc.Validate(); err != nil {
 		return lc, fmt.Errorf("inputs: %w", err)
 	}

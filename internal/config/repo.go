@@ -16,6 +16,7 @@ import (
 	"github.com/review-loop/review-loop/engines/builtin"
 	"github.com/review-loop/review-loop/engines/claude"
 	"github.com/review-loop/review-loop/engines/declarative"
+	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/report"
 	"github.com/review-loop/review-loop/internal/triage"
 )
@@ -37,6 +38,10 @@ type Repo struct {
 	// Texts are the `engine_texts` the repository adds to each engine's
 	// words: proof, quota, error, skip (S12).
 	Texts map[string][]engines.TextPattern
+
+	// CleanAt is the `clean_at` severity floor (EQ3), "" when unset; the
+	// clean-at input, when given, wins over it.
+	CleanAt string
 }
 
 // LoadRepo reads the repository config file from the checkout.
@@ -101,6 +106,16 @@ func ParseRepo(raw []byte, file string) (rc Repo, err error) {
 	}
 	rc.SharedPaths = shared.SharedPaths
 	rc.PathsIgnore = shared.PathsIgnore
+	var floor struct {
+		CleanAt string `yaml:"clean_at"`
+	}
+	if err := yaml.Unmarshal(raw, &floor); err != nil {
+		problems = append(problems, ProblemLines(fmt.Errorf("clean_at: %w (want any, low, medium or high)", err))...)
+	} else if _, err := loop.ParseCleanAt(floor.CleanAt); err != nil {
+		problems = append(problems, "clean_at: "+strings.TrimPrefix(err.Error(), "clean-at: "))
+	} else {
+		rc.CleanAt = strings.ToLower(strings.TrimSpace(floor.CleanAt))
+	}
 	if rc.Prices, err = parsePrices(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
 	}

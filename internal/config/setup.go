@@ -114,6 +114,14 @@ func (s Setup) WithRepo(rc Repo) (Setup, error) {
 	}
 	s.Repo, s.Registry = rc, reg
 	s.Loop.PathsIgnore = append(slices.Clone(cfg.PathsIgnore), rc.PathsIgnore...)
+	if cfg.CleanAt == "" {
+		// EQ3: the file's floor (or any), when the input names none.
+		floor, err := loop.ParseCleanAt(rc.CleanAt)
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", cfg.ConfigFile, err)
+		}
+		s.Loop.CleanAt = floor
+	}
 	return s, nil
 }
 

@@ -133,6 +133,28 @@ type pr struct {
 	Deletions int
 }
 
+// updatedAt is when the pull request last changed as GitHub's updatedAt
+// counts it: its creation, its comments and its reviews.
+func (p *pr) updatedAt() time.Time {
+	t := p.CreatedAt
+	for _, c := range p.Comments {
+		t = maxTime(t, c.CreatedAt, c.UpdatedAt)
+	}
+	for _, rv := range p.Reviews {
+		t = maxTime(t, rv.SubmittedAt)
+	}
+	return t
+}
+
+func maxTime(t time.Time, ts ...time.Time) time.Time {
+	for _, x := range ts {
+		if x.After(t) {
+			t = x
+		}
+	}
+	return t
+}
+
 // Review is a pull request review as the fake stores it.
 type Review struct {
 	ID          int64

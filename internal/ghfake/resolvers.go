@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -106,6 +107,9 @@ func (e *gqlExec) repoObj(r *repo) *obj {
 				nums = append(nums, n)
 			}
 			slices.Sort(nums)
+			if o, ok := args["orderBy"].(map[string]any); ok {
+				orderPRs(r, nums, o)
+			}
 			for _, n := range nums {
 				p := r.prs[n]
 				if (len(states) == 0 || slices.Contains(states, any(p.State))) && labelsMatch(p, args) {
@@ -501,6 +505,8 @@ func (e *gqlExec) prObj(p *pr) *obj {
 			return p.Deletions, nil
 		case "createdAt":
 			return p.CreatedAt, nil
+		case "updatedAt":
+			return p.updatedAt(), nil
 		case "commits":
 			items := make([]*obj, len(p.commits))
 			for i, sha := range p.commits {
@@ -812,4 +818,29 @@ func minimizedNever(field string) any {
 		return false
 	}
 	return nil
+}
+
+// orderPRs sorts pull request numbers as pullRequests(orderBy:) does:
+// by creation, update or comment count, ascending or descending; ties
+// keep the number order.
+func orderPRs(r *repo, nums []int, o map[string]any) {
+	field, _ := o["field"].(string)
+	key := func(n int) int64 {
+		p := r.prs[n]
+		switch field {
+		case "UPDATED_AT":
+			return p.updatedAt().UnixNano()
+		case "COMMENTS":
+			return int64(len(p.Comments))
+		}
+		return p.CreatedAt.UnixNano()
+	}
+	desc := o["direction"] == "DESC"
+	slices.SortStableFunc(nums, func(a, b int) int {
+		c := cmp.Compare(key(a), key(b))
+		if desc {
+			c = -c
+		}
+		return c
+	})
 }

@@ -70,6 +70,10 @@ type Config struct {
 	PathsIgnore []string
 	// EngineLimits are the engines' own diff limits (CV6).
 	EngineLimits map[string]DiffLimit
+	// CleanAt is the severity floor (EQ3): findings below it are listed
+	// for a human and block neither CLEAN nor the gate. Empty (any)
+	// keeps every finding.
+	CleanAt Severity
 }
 
 // DefaultConfig returns the documented defaults.

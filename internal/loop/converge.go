@@ -249,6 +249,7 @@ func (d *decider) markInduced(fresh []Finding) (*state.Induced, state.FixedRef) 
 				in.Same, in.Fixed = true, []string{x.ID}
 			}
 			s.Induced = append(s.Induced, in)
+			scoreInduced(s, fc, in)
 			i = len(s.Induced) - 1
 			index[f.ID] = i
 			d.event(state.Event{Name: state.EventReviewDetected, Engine: f.Engine, SHA: fc.SHA, Reason: "fix-induced",

@@ -39,6 +39,9 @@ type eval struct {
 	recalled []*Finding
 	// tooLarge: the diff is over the engine's own limit (CV6).
 	tooLarge bool
+	// below are the findings below the severity floor (EQ3): listed for
+	// a human, not active.
+	below []*Finding
 }
 
 type decider struct {
@@ -260,6 +263,7 @@ func (d *decider) evaluate(record bool) {
 		e.rs = ReviewStateOf(es, v, d.head)
 		if record {
 			if v.LatestReviewID > es.LastSeenReviewID {
+				scoreReviewTime(s, v.Engine, reviewSince(es, v.LatestSHA), reviewAt(v, v.LatestReviewID))
 				es.LastSeenReviewID, es.LastSeenReviewSHA = v.LatestReviewID, v.LatestSHA
 				d.event(state.Event{Name: state.EventReviewDetected, Engine: v.Engine, SHA: v.LatestSHA,
 					Detail: "review " + strconv.FormatInt(v.LatestReviewID, 10)})
@@ -331,6 +335,7 @@ func (d *decider) evaluate(record bool) {
 				}
 			}
 		}
+		e.active, e.below = splitFloor(e.active, d.cfg.CleanAt)
 		d.recall(e)
 		if record {
 			es.Review = string(e.rs)
@@ -418,10 +423,11 @@ func (d *decider) classify(e *eval) {
 			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
 		}
 	default:
-		if v.Stated != nil && len(e.recalled) > 0 {
-			// WF1: a recalled finding is counted by the engine, not by us.
+		if v.Stated != nil && len(e.recalled)+len(e.below) > 0 {
+			// WF1: a recalled finding is counted by the engine, not by us;
+			// EQ3: nor is a finding below the severity floor.
 			st := *v.Stated
-			st.N -= len(e.recalled)
+			st.N -= len(e.recalled) + len(e.below)
 			v.Stated = &st
 		}
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
@@ -462,6 +468,7 @@ func (d *decider) recordQuota(es *state.EngineState, v EngineView) {
 	}
 	if until := QuotaUntil(*q); until.After(es.QuotaUntil) {
 		es.QuotaUntil, es.QuotaNote = until, oneLine(q.Text)
+		scoreQuota(&d.s, v.Engine)
 		d.event(state.Event{Name: state.EventIterError, Engine: v.Engine, SHA: d.head, Reason: "quota",
 			Detail: "cooling down until " + until.UTC().Format(time.RFC3339) + ": " + es.QuotaNote})
 	}
@@ -927,6 +934,10 @@ func (d *decider) report() {
 		r.Active = make([]int64, 0, len(e.active))
 		for _, f := range e.active {
 			r.Active = append(r.Active, f.CommentID)
+		}
+		r.BelowFloor = make([]int64, 0, len(e.below))
+		for _, f := range e.below {
+			r.BelowFloor = append(r.BelowFloor, f.CommentID)
 		}
 		d.plan.Engines = append(d.plan.Engines, r)
 	}

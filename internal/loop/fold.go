@@ -100,6 +100,7 @@ func RecordTriggers(st state.State, results []TriggerResult, now time.Time) stat
 			until := QuotaUntil(*r.Quota)
 			if until.After(es.QuotaUntil) {
 				es.QuotaUntil, es.QuotaNote = until, oneLine(r.Quota.Text)
+				scoreQuota(&s, r.Engine) // EQ1: a quota hit
 			}
 			s.EngineStates[r.Engine] = es
 			s.Events = append(s.Events, state.Event{Time: now, Iteration: s.Iteration, Engine: r.Engine, SHA: r.SHA,
@@ -185,8 +186,11 @@ func RecordFixCycle(st state.State, res FixResult, now time.Time) state.State {
 			i, ok = byID[r.FindingID]
 		}
 		if ok {
+			prev := s.Triage[i]
+			scoreOutcome(&s, r, &prev)
 			s.Triage[i] = r
 		} else {
+			scoreOutcome(&s, r, nil)
 			s.Triage = append(s.Triage, r)
 			byID[r.FindingID] = len(s.Triage) - 1
 			if r.CommentID != 0 {

@@ -142,6 +142,10 @@ type EngineReport struct {
 	// its latest word is a usage, rate or quota notice: the status comment
 	// shows a quota with its cooldown, not an error. Zero otherwise.
 	QuotaUntil time.Time
+
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3): listed for a human, not active.
+	BelowFloor []int64
 }
 
 // TriggerResult is the outcome of one trigger the orchestrator attempted.

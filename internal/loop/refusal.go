@@ -24,6 +24,7 @@ func RecordRefusal(st state.State, p Plan, why string, now time.Time) (Plan, sta
 			continue
 		}
 		s.Triage[i].Outcome = OutcomeRefused
+		scoreOutcome(&s, s.Triage[i], &r) // EQ1: no longer fixed
 		if s.Totals.Fixed > 0 {
 			s.Totals.Fixed--
 		}

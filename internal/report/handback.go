@@ -104,8 +104,10 @@ func handBack(in Input, s Summary) string {
 		fmt.Fprintf(&b, "Copilot comments: %d fixed · %d outdated · %d disagreed\n\n", t.Fixed, t.Outdated, t.Disagreed)
 	}
 	b.WriteString(escalations(in))
+	b.WriteString(belowFloor(in, s))
 	b.WriteString(nonBlocking(in))
 	b.WriteString(remembered(in))
+	b.WriteString(scorecardSection(in))
 	b.WriteString(costSection(in))
 	if in.StaleThreads > 0 {
 		fmt.Fprintf(&b, "**Stale threads:** %s (outdated, or from older reviews) still open. "+
@@ -208,4 +210,24 @@ func acceptCommand(engine string) string {
 		return code("@review-loop accept " + engine)
 	}
 	return "`@review-loop accept <engine>`"
+}
+
+// belowFloor lists the findings below the severity floor (EQ3): they
+// blocked neither CLEAN nor the gate, and were not fixed; a person
+// decides on them.
+func belowFloor(in Input, s Summary) string {
+	var b strings.Builder
+	for _, e := range s.Engines {
+		for _, id := range e.BelowFloor {
+			if b.Len() == 0 {
+				b.WriteString("#### Below the severity floor (for you)\n\n" +
+					"These findings are below `clean-at`: they blocked neither CLEAN nor the merge gate and were not fixed.\n\n")
+			}
+			fmt.Fprintf(&b, "- %s (%s)\n", findingRef(in, id, true), Escape(e.Name, 40))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/review-loop/review-loop/internal/loop"
 )
 
 // SchemaVersion is the version of the JSON report's schema. Fields are only
@@ -48,6 +50,8 @@ type JSONReport struct {
 	Dropped    int            `json:"events_dropped"`
 	Notices    []string       `json:"notices"`
 	Approvals  []JSONApproval `json:"approvals_pending"`
+	// Scorecard is each engine's scorecard of this loop (EQ1).
+	Scorecard []JSONScore `json:"scorecard"`
 }
 
 // JSONEngine is one engine of the JSON report (S4, H1).
@@ -71,11 +75,15 @@ type JSONEngine struct {
 	StatedOpen *int   `json:"stated_open,omitempty"`
 	Counted    *int   `json:"counted,omitempty"`
 	StatedFrom string `json:"stated_from,omitempty"`
-	Cycles     int    `json:"cycles"`
-	Fixed      int    `json:"fixed"`
-	Approved   int    `json:"approved"`
-	Escalated  int    `json:"escalated"`
-	Skipped    int    `json:"skipped"`
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3), listed for a human; null when this run did not observe
+	// them.
+	BelowFloor []int64 `json:"below_floor"`
+	Cycles     int     `json:"cycles"`
+	Fixed      int     `json:"fixed"`
+	Approved   int     `json:"approved"`
+	Escalated  int     `json:"escalated"`
+	Skipped    int     `json:"skipped"`
 }
 
 // JSONTriage is one triage row (TR5).
@@ -122,7 +130,8 @@ func Report(in Input) JSONReport {
 		IdleSince: rfc3339(st.IdleSince), ActiveFindings: s.ActiveFindings, Asymmetric: s.Asymmetric, LargePR: s.LargePR,
 		Engines: []JSONEngine{}, Triage: []JSONTriage{}, NonBlock: []JSONItem{}, Approvals: []JSONApproval{},
 		Totals: JSONTotals(st.Totals), Stale: in.StaleThreads, Events: len(st.Events), Dropped: st.EventsDropped,
-		Notices: append([]string{}, in.notices()...),
+		Notices:   append([]string{}, in.notices()...),
+		Scorecard: jsonScores(loop.Scorecard(st, in.Prices.Review)),
 	}
 	for _, e := range s.Engines {
 		je := JSONEngine{Name: e.Name, State: string(e.State), Mark: e.Mark, Verdict: string(e.Verdict),
@@ -130,6 +139,7 @@ func Report(in Input) JSONReport {
 			Cycles: e.Cycles, Fixed: e.Fixed, Approved: e.Approved, Escalated: e.Escalated, Skipped: e.Skipped}
 		if e.ActiveKnown {
 			je.Active = append([]int64{}, e.Active...)
+			je.BelowFloor = append([]int64{}, e.BelowFloor...)
 		}
 		if e.Stated != nil {
 			n, c := e.Stated.N, e.Counted

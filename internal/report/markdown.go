@@ -221,6 +221,13 @@ func findingsLine(in Input, e Engine, md bool) string {
 	if e.LowConfidence > 0 {
 		line += fmt.Sprintf(" · %d low-confidence in the review body (not counted)", e.LowConfidence)
 	}
+	if len(e.BelowFloor) > 0 && e.ActiveKnown {
+		ids := make([]string, 0, len(e.BelowFloor))
+		for _, id := range e.BelowFloor {
+			ids = append(ids, findingRef(in, id, md))
+		}
+		line += " · " + plural(len(e.BelowFloor), "finding") + " below the severity floor, listed for you, not blocking (EQ3): " + strings.Join(ids, "; ")
+	}
 	if e.Stated != nil && e.ActiveKnown {
 		src := Plain(e.Stated.Source, maxNoteRunes)
 		if md {

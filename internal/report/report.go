@@ -131,6 +131,9 @@ type Engine struct {
 	// QuotaUntil is the end of the engine's quota cooldown (T8); zero when
 	// it is in none. An engine in quota is shown as such, not ERRORED.
 	QuotaUntil time.Time
+	// BelowFloor are the comment ids of the findings below the severity
+	// floor (EQ3): listed for a human, not active.
+	BelowFloor []int64
 	// Per-engine hand-back counts (H1).
 	Cycles, Fixed, Approved, Escalated, Skipped int
 }
@@ -258,7 +261,7 @@ func engines(in Input) []Engine {
 		for _, r := range in.Plan.Engines {
 			e := Engine{Name: r.Engine, State: r.State, Verdict: r.Verdict, Active: slices.Clone(r.Active),
 				ActiveKnown: true, Judge: r.Judge, LowConfidence: r.LowConfidence, Note: r.Note, Stated: r.Stated, Counted: r.Counted,
-				QuotaUntil: r.QuotaUntil}
+				QuotaUntil: r.QuotaUntil, BelowFloor: slices.Clone(r.BelowFloor)}
 			if (r.Verdict == loop.VerdictHung || r.Verdict == loop.VerdictErrored || r.Verdict == loop.VerdictUnproven || r.Verdict == loop.VerdictPaused) && r.QuotaUntil.IsZero() {
 				e.Mark = string(r.Verdict)
 			}

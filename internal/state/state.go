@@ -190,6 +190,9 @@ type State struct {
 	// could not be read: no fix until they are (CV7). Added within version
 	// 1: older states decode with none.
 	UnreadPushes *UnreadPushes `json:"unread_pushes,omitempty"`
+	// Scores are the per-engine scorecard of this loop (EQ1), a fixed
+	// size per engine. Absent in states written before it existed.
+	Scores map[string]Score `json:"scores,omitempty"`
 }
 
 // UnreadPushes is the range of pushed commits the loop could not read
@@ -443,6 +446,7 @@ func (s State) Clone() State {
 		o := *s.Owner
 		c.Owner = &o
 	}
+	c.Scores = cloneScores(s.Scores)
 	return c
 }
 
@@ -520,6 +524,7 @@ func (s State) Validate(knownEngines []string) error {
 		}
 	}
 	errs = append(errs, s.Ledger.validate()...)
+	errs = append(errs, validateScores(s.Scores)...)
 	for i, r := range s.Triage {
 		if r.Tier < 0 || r.Tier > 3 {
 			bad(fmt.Sprintf("triage[%d].tier", i), "is %d, want 0 to 3", r.Tier)

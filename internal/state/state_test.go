@@ -66,6 +66,8 @@ func full() State {
 		Held:        []Held{{FindingID: "coderabbit-5", Rule: "CV3", Why: "nitpick"}},
 		EngineFixed: []string{"bugbot-7"},
 		ProseRounds: 2,
+		Scores: map[string]Score{"bugbot": {Raised: 9, Fixed: 3, Declined: 1, WontFix: 1, Reverted: 1, Stale: 1, Escalated: 1,
+			Induced: 1, Quota: 2, ReviewSecs: []int64{60, 420}}},
 	}
 }
 
