@@ -60,6 +60,9 @@ type Deps struct {
 	// push and before the state is saved: a test seam for a run killed
 	// between push and save (E5).
 	CrashAfterPush func() bool
+	// OnEffect, when set, is told of each effect as the executor starts
+	// it: the terminal driver's live status shows the current effect.
+	OnEffect func(pr int, e loop.Effect)
 }
 
 // ErrCrashed is returned by a cycle ended by Deps.CrashAfterPush.

@@ -242,6 +242,9 @@ type Request struct {
 	Login     string
 	// ReadOnly marks a request made with a read-only token.
 	ReadOnly bool
+	// NotModified marks a conditional GET answered 304, which GitHub
+	// does not count against the rate limit (conditional.go).
+	NotModified bool
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is
