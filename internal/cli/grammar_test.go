@@ -175,6 +175,7 @@ var grammarCommands = []struct {
 	{"status", []string{"octo/app#7"}},
 	{"doctor", []string{"octo/app"}},
 	{"plan", []string{"octo/app#7"}},
+	{"watch", []string{"octo/app#7"}},
 	{"demo", nil},
 	{"version", nil},
 }

@@ -49,6 +49,7 @@ func commands() []command {
 		{statusSpec, runStatusCommand},
 		{doctorSpec, runDoctorCommand},
 		{planSpec, runPlanCommand},
+		{watchSpec, runWatchCommand},
 		{demoSpec, runDemoCommand},
 		{versionSpec, runVersionCommand},
 	}

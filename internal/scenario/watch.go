@@ -50,6 +50,9 @@ type WatchOptions struct {
 	Ctx context.Context
 	// MaxCycles bounds the watch (default: the scenario's step cap).
 	MaxCycles int
+	// Pace is real time spent per sleep, so that a terminal shows each
+	// step of the virtual clock (the demo on a TTY); 0 spends none.
+	Pace time.Duration
 }
 
 // WatchResult is what a watch run did.
@@ -62,7 +65,7 @@ type WatchResult struct {
 	// Counted are the requests of the watch's token that GitHub counts,
 	// NotModified its 304s.
 	Counted, NotModified int
-	World               *sim.World
+	World                *sim.World
 }
 
 // RunWatch plays sc through the watch driver.
@@ -158,6 +161,9 @@ func (r *run) watch(ctx context.Context, opts WatchOptions) (WatchResult, error)
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if opts.Pace > 0 {
+				time.Sleep(opts.Pace)
 			}
 			r.w.Advance(d)
 			r.w.Drain()

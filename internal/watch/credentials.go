@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -25,7 +27,7 @@ func Token(ctx context.Context, getenv func(string) string, host string) (token,
 	if t := strings.TrimSpace(getenv("GH_TOKEN")); t != "" {
 		return t, "GH_TOKEN", nil
 	}
-	path, err := exec.LookPath("gh")
+	path, err := lookPath("gh", getenv("PATH"))
 	if err != nil {
 		return "", "", errors.New("watch needs a token: set GH_TOKEN, or log in with `gh auth login` (gh was not found on PATH)")
 	}
@@ -58,4 +60,19 @@ func firstLine(s string, err error) string {
 		return l
 	}
 	return err.Error()
+}
+
+// lookPath finds an executable in the PATH the environment gives (the
+// process's own may differ from the one the user's shell passed down).
+func lookPath(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
 }

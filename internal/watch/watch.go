@@ -234,15 +234,19 @@ func (w *watcher) tick() loop.WatchTick {
 		Plan: w.res.Last.Plan, State: w.res.Last.State, MaxIdle: time.Duration(w.num("max-idle-minutes", 45)) * time.Minute}
 }
 
-// poll runs one conditional poll and records its cost.
-func (w *watcher) poll(ctx context.Context) (bool, error) {
+// poll runs one conditional poll and records its cost; after says it
+// follows a cycle, whose own writes it takes in.
+func (w *watcher) poll(ctx context.Context, after ...bool) (bool, error) {
 	c0, f0 := w.p.counted, w.p.free
 	changed, err := w.p.poll(ctx)
 	w.res.Polls++
 	w.res.Counted += w.p.counted - c0
 	w.res.NotModified += w.p.free - f0
 	what := "unchanged"
-	if changed {
+	switch {
+	case len(after) > 0:
+		what = "after-cycle"
+	case changed:
 		what = "changed"
 	}
 	w.status.event(state.Event{Time: w.o.Now(), Name: "watch-poll", SHA: w.p.head.SHA, Reason: what,
@@ -336,7 +340,7 @@ func (w *watcher) cycle(ctx context.Context) error {
 	// The cycle's own writes (the status comment, a trigger) change
 	// what the poll reads: take them in now, so the next poll sees only
 	// what others did.
-	if _, err := w.poll(ctx); err != nil {
+	if _, err := w.poll(ctx, true); err != nil {
 		w.o.Log.Warn("poll failed", "err", err)
 	}
 	return nil
