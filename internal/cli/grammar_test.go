@@ -406,7 +406,9 @@ func TestEndpointsFor_AServerPRURLNamesItsAPI(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	set := func(k string) string { return map[string]string{"GITHUB_SERVER_URL": "https://mine.example", "GITHUB_API_URL": "https://mine.example/api/v3"}[k] }
+	set := func(k string) string {
+		return map[string]string{"GITHUB_SERVER_URL": "https://mine.example", "GITHUB_API_URL": "https://mine.example/api/v3"}[k]
+	}
 	for _, tc := range []struct {
 		getenv func(string) string
 		host   string

@@ -88,4 +88,3 @@ func isTerminal(w any) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
-
