@@ -50,6 +50,8 @@ type WatchOptions struct {
 	Ctx context.Context
 	// MaxCycles bounds the watch (default: the scenario's step cap).
 	MaxCycles int
+	// OnSleep is called after each sleep, with the world (cost tests).
+	OnSleep func(w *sim.World)
 	// Pace is real time spent per sleep, so that a terminal shows each
 	// step of the virtual clock (the demo on a TTY); 0 spends none.
 	Pace time.Duration
@@ -167,6 +169,9 @@ func (r *run) watch(ctx context.Context, opts WatchOptions) (WatchResult, error)
 			}
 			r.w.Advance(d)
 			r.w.Drain()
+			if opts.OnSleep != nil {
+				opts.OnSleep(r.w)
+			}
 			return nil
 		},
 		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},

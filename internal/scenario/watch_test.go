@@ -2,9 +2,12 @@ package scenario
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/sim"
@@ -41,4 +44,104 @@ func TestRule_LW1_WatchDrivesAWholeLoopToCleanOnTheFakeClock(t *testing.T) {
 		t.Errorf("end reason = %q, want %s", res.Watch.Last.State.EndReason, loop.EndClean)
 	}
 	t.Logf("cycles %d, polls %d, counted requests %d, 304s %d", res.Watch.Cycles, res.Watch.Polls, res.Counted, res.NotModified)
+}
+
+// requestsAt is the fake's request log of one identity at a moment.
+type requestsAt struct {
+	at                           time.Time
+	counted, notModified, writes int
+}
+
+func countAt(w *sim.World, login string) requestsAt {
+	c, n := w.Fake.Counted(login)
+	ws := 0
+	for _, q := range w.Fake.Requests() {
+		if strings.EqualFold(strings.TrimSuffix(q.Login, "[bot]"), login) && q.Method != "GET" && q.Operation != "query" && q.Path != "/graphql" {
+			ws++
+		}
+		if strings.EqualFold(strings.TrimSuffix(q.Login, "[bot]"), login) && q.Operation == "mutation" {
+			ws++
+		}
+	}
+	return requestsAt{at: w.Now(), counted: c, notModified: n, writes: ws}
+}
+
+// idleScenario is B3's stuck Bugbot with the idle bound past two hours:
+// the loop waits on a running engine and nothing changes.
+func idleScenario(t *testing.T) sim.Scenario {
+	t.Helper()
+	sc, err := sim.LoadScenario("../../testdata/scenarios/b3-stuck-in-progress-hung-after-45-idle-minutes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Inputs["max-idle-minutes"] = "150"
+	sc.Expect = sim.Expect{}
+	return sc
+}
+
+// TestRule_LW1_AnIdlePollCostsNoCountedRequest: while the loop waits on a
+// running engine and nothing changes, each poll is answered 304 Not
+// Modified (free), and an idle hour costs only the backstop cycles'
+// reads and no write (C2).
+func TestRule_LW1_AnIdlePollCostsNoCountedRequest(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marks []requestsAt
+	var start time.Time
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := RunWatch(ctx, idleScenario(t), WatchOptions{Options: Options{Self: []string{self}}, Out: io.Discard, Ctx: ctx, MaxCycles: 100,
+		OnSleep: func(w *sim.World) {
+			if start.IsZero() {
+				start = w.Now()
+			}
+			marks = append(marks, countAt(w, sim.TriggerLogin))
+			if w.Now().Sub(start) > 80*time.Minute {
+				cancel()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(res.Err, context.Canceled) {
+		t.Fatalf("watch ended with %v before the idle hour was over (cycles %d)", res.Err, res.Watch.Cycles)
+	}
+	// The idle hour: from ten minutes in (the loop triggered Bugbot and
+	// waits on its run) to seventy.
+	var from, to requestsAt
+	for _, m := range marks {
+		if from.at.IsZero() && m.at.Sub(start) >= 10*time.Minute {
+			from = m
+		}
+		if m.at.Sub(start) <= 70*time.Minute {
+			to = m
+		}
+	}
+	if to.at.Sub(from.at) < 59*time.Minute {
+		t.Fatalf("measured %s, want an hour", to.at.Sub(from.at))
+	}
+	counted, free, writes := to.counted-from.counted, to.notModified-from.notModified, to.writes-from.writes
+	t.Logf("an idle hour of watching, an engine running: %d counted requests, %d answered 304 (free), %d writes", counted, free, writes)
+	if free < 100 {
+		t.Errorf("%d polls answered 304 in an idle hour; want the poll interval's (every 30 s, 2-3 resources)", free)
+	}
+	if writes != 0 {
+		t.Errorf("an idle hour wrote %d times, want 0 (C2)", writes)
+	}
+	// The backstop: a full cycle every 15 minutes, each a few reads.
+	if counted > 4*6 {
+		t.Errorf("an idle hour cost %d counted requests, want at most the 4 backstop cycles' reads", counted)
+	}
+	// A poll of an unchanged PR: every answer a 304, nothing counted.
+	free0 := 0
+	for i := 1; i < len(marks); i++ {
+		if marks[i].counted == marks[i-1].counted && marks[i].notModified > marks[i-1].notModified {
+			free0++
+		}
+	}
+	if free0 < 100 {
+		t.Errorf("%d of %d polls cost no counted request, want nearly all", free0, len(marks)-1)
+	}
 }

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,11 +30,15 @@ type Head struct {
 
 // poller holds the ETags of the resources a poll reads.
 type poller struct {
-	http          *http.Client
-	api, token    string
-	owner, repo   string
-	number        int
-	etags         map[string]string
+	http        *http.Client
+	api, token  string
+	owner, repo string
+	number      int
+	etags       map[string]string
+	// sums are the bodies' digests: a server that sends no ETag (or a
+	// proxy that drops it) still answers the same body when nothing
+	// changed, which is not a change, though GitHub counts it.
+	sums          map[string][32]byte
 	head          Head
 	counted, free int // answers GitHub counts, and 304s it does not
 }
@@ -104,9 +109,15 @@ func (p *poller) get(ctx context.Context, path string, pr bool) (bool, error) {
 		return false, fmt.Errorf("polling %s: %w", redactPath(path), err)
 	}
 	if p.etags == nil {
-		p.etags = map[string]string{}
+		p.etags, p.sums = map[string]string{}, map[string][32]byte{}
 	}
 	p.etags[path] = resp.Header.Get("ETag")
+	sum := sha256.Sum256(body)
+	old, seen := p.sums[path]
+	p.sums[path] = sum
+	if seen && old == sum {
+		return false, nil
+	}
 	if pr {
 		h, err := parseHead(body)
 		if err != nil {
