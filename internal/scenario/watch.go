@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/review-loop/review-loop/internal/action"
+	"github.com/review-loop/review-loop/internal/state"
 	"io"
 	"log/slog"
 	"os"
@@ -50,6 +53,8 @@ type WatchOptions struct {
 	Ctx context.Context
 	// MaxCycles bounds the watch (default: the scenario's step cap).
 	MaxCycles int
+	// AfterCycle is called after each of watch's cycles.
+	AfterCycle func(n int)
 	// OnSleep is called after each sleep, with the world (cost tests).
 	OnSleep func(w *sim.World)
 	// Pace is real time spent per sleep, so that a terminal shows each
@@ -72,20 +77,173 @@ type WatchResult struct {
 
 // RunWatch plays sc through the watch driver.
 func RunWatch(ctx context.Context, sc sim.Scenario, opts WatchOptions) (WatchResult, error) {
+	s, err := NewSession(sc, opts.Options)
+	if err != nil {
+		return WatchResult{}, err
+	}
+	defer s.Close()
+	if opts.Before != nil {
+		opts.Before(s.r.w, s.clone)
+	}
+	return s.Watch(ctx, opts)
+}
+
+// Session is one scenario world on which watch runs and Action cycles
+// take turns: a loop handed from one driver to the other (LW1).
+type Session struct {
+	r     *run
+	clone string
+	world *sim.World
+}
+
+// NewSession sets sc's world up for watch: the user's token and clone,
+// and the user's write permission (the user maintains the repository).
+func NewSession(sc sim.Scenario, opts Options) (*Session, error) {
 	// watch fixes in a worktree of the user's clone: no cycle clones
 	// the PR, whatever the scenario expects of the Action.
 	sc.Expect.Checkouts = nil
 	w, err := sim.NewWorld(sc)
 	if err != nil {
-		return WatchResult{}, fmt.Errorf("setting up %s: %w", sc.Name, err)
+		return nil, fmt.Errorf("setting up %s: %w", sc.Name, err)
 	}
-	defer w.Close()
-	r := &run{w: w, sc: sc, opts: opts.Options, watching: true}
+	r := &run{w: w, sc: sc, opts: opts, watching: true}
 	if err := r.setup(); err != nil {
-		return WatchResult{}, err
+		w.Close()
+		return nil, err
 	}
-	defer r.cleanup()
-	return r.watch(ctx, opts)
+	s := &Session{r: r, world: w}
+	r.w.Fake.AddToken(WatchToken, ghfake.Identity{Login: sim.TriggerLogin, Association: "MEMBER"})
+	if err := r.w.Fake.SetPermission(r.w.Owner, r.w.Repo, sim.TriggerLogin, "write"); err != nil {
+		s.Close()
+		return nil, err
+	}
+	// watch pushes with the user's token: its pushes start workflows (the
+	// Claude review workflow's among them), as a user's do.
+	r.w.Tokens.Push = WatchToken
+	if s.clone, err = UserClone(r.w, r.dir); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := r.w.ApplyEvents(0); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// World is the session's world.
+func (s *Session) World() *sim.World { return s.world }
+
+// Close removes the session's files and stops its fake GitHub.
+func (s *Session) Close() {
+	s.r.cleanup()
+	s.world.Close()
+}
+
+// ActionCycles runs up to n Action cycles, as GitHub would start them: a
+// maintainer's workflow_dispatch first, then the engines' events and the
+// action's own re-dispatches, the clock moving while nothing happens. It
+// stops early when the loop hands back.
+func (s *Session) ActionCycles(ctx context.Context, n int) ([]action.Result, error) {
+	r := s.r
+	r.w.Drain()
+	queue := []sim.Event{r.dispatchEvent("maintainer")}
+	r.seenDisp = len(r.w.Fake.Dispatches())
+	var out []action.Result
+	for i := 0; i < n; i++ {
+		if len(queue) == 0 {
+			if queue = r.wait(); len(queue) == 0 {
+				break
+			}
+		}
+		ev := queue[0]
+		queue = queue[1:]
+		res, err := r.cycle(ctx, ev)
+		out = append(out, res)
+		if err != nil {
+			return out, err
+		}
+		if len(res.PRs) > 0 {
+			r.lastPlan = res.PRs[0].Plan
+		}
+		r.w.ReactToRequests()
+		queue = append(queue, r.newDispatches()...)
+		queue = append(queue, r.w.Drain()...)
+		if st, ok := r.state(); ok && st.Status != state.StatusActive && st.Status != "" {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Watch runs the watch driver on the session's world.
+func (s *Session) Watch(ctx context.Context, opts WatchOptions) (WatchResult, error) {
+	r := s.r
+	env := r.watchEnv()
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Ctx != nil {
+		ctx = opts.Ctx
+	}
+	maxCycles := opts.MaxCycles
+	if maxCycles == 0 {
+		maxCycles = r.sc.MaxSteps
+	}
+	cycles0 := r.cycles
+	wo := watch.Options{
+		Owner: r.w.Owner, Repo: r.w.Repo, Number: r.w.Number, Token: WatchToken,
+		APIURL: r.w.Fake.URL(), GraphQLURL: r.w.Fake.GraphQLURL(), ServerURL: r.w.Fake.URL(),
+		Getenv: func(k string) string { return env[k] }, Environ: os.Environ(), RepoDir: s.clone,
+		Trust: opts.Trust, Once: opts.Once, DryRun: opts.DryRun, JSON: opts.JSON, Out: opts.Out, TTY: opts.TTY, Log: log,
+		Now: r.w.Now,
+		// The engines work while watch sleeps: virtual time moves and
+		// the bots react; their webhooks go nowhere (watch polls).
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if opts.Pace > 0 {
+				time.Sleep(opts.Pace)
+			}
+			r.w.Advance(d)
+			r.w.Drain()
+			if opts.OnSleep != nil {
+				opts.OnSleep(r.w)
+			}
+			return nil
+		},
+		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},
+		ChildPath:     r.agentDir, MaxCycles: maxCycles,
+		AfterCycle: func(n int) {
+			r.cycles = cycles0 + n
+			_ = r.w.ApplyEvents(r.cycles)
+			r.w.ReactToRequests()
+			if opts.AfterCycle != nil {
+				opts.AfterCycle(n)
+			}
+		},
+	}
+	if opts.OnEffect != nil {
+		wo.OnEffect = func(e loop.Effect) { opts.OnEffect(loopEffect{Kind: string(e.Kind), Text: e.String()}) }
+	}
+	if r.judgeSrv != nil {
+		wo.AnthropicBaseURL = r.judgeSrv.URL
+	}
+	c0, n0 := r.w.Fake.Counted(sim.TriggerLogin)
+	res, werr := watch.Run(ctx, wo)
+	c1, n1 := r.w.Fake.Counted(sim.TriggerLogin)
+	if res.Cycles > 0 {
+		r.lastPlan = res.Last.Plan
+	}
+	out := WatchResult{Watch: res, Err: werr, Counted: c1 - c0, NotModified: n1 - n0, World: r.w}
+	if werr != nil && !errors.Is(werr, context.Canceled) {
+		r.errs = append(r.errs, werr.Error())
+	}
+	result := r.result()
+	out.Outcome, out.Problems = result.Outcome, result.Problems
+	return out, nil
 }
 
 // loopEffect is an effect's text and kind, for tests.
@@ -123,80 +281,4 @@ func UserClone(w *sim.World, dir string) (string, error) {
 		}
 	}
 	return clone, nil
-}
-
-func (r *run) watch(ctx context.Context, opts WatchOptions) (WatchResult, error) {
-	r.w.Fake.AddToken(WatchToken, ghfake.Identity{Login: sim.TriggerLogin, Association: "MEMBER"})
-	// watch pushes with the user's token: its pushes start workflows (the
-	// Claude review workflow's among them), as a user's do.
-	r.w.Tokens.Push = WatchToken
-	clone, err := UserClone(r.w, r.dir)
-	if err != nil {
-		return WatchResult{}, err
-	}
-	if err := r.w.ApplyEvents(0); err != nil {
-		return WatchResult{}, err
-	}
-	if opts.Before != nil {
-		opts.Before(r.w, clone)
-	}
-	env := r.watchEnv()
-	log := opts.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	if opts.Ctx != nil {
-		ctx = opts.Ctx
-	}
-	maxCycles := opts.MaxCycles
-	if maxCycles == 0 {
-		maxCycles = r.sc.MaxSteps
-	}
-	wo := watch.Options{
-		Owner: r.w.Owner, Repo: r.w.Repo, Number: r.w.Number, Token: WatchToken,
-		APIURL: r.w.Fake.URL(), GraphQLURL: r.w.Fake.GraphQLURL(), ServerURL: r.w.Fake.URL(),
-		Getenv: func(k string) string { return env[k] }, Environ: os.Environ(), RepoDir: clone,
-		Trust: opts.Trust, Once: opts.Once, DryRun: opts.DryRun, JSON: opts.JSON, Out: opts.Out, TTY: opts.TTY, Log: log,
-		Now: r.w.Now,
-		// The engines work while watch sleeps: virtual time moves and
-		// the bots react; their webhooks go nowhere (watch polls).
-		Sleep: func(ctx context.Context, d time.Duration) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if opts.Pace > 0 {
-				time.Sleep(opts.Pace)
-			}
-			r.w.Advance(d)
-			r.w.Drain()
-			if opts.OnSleep != nil {
-				opts.OnSleep(r.w)
-			}
-			return nil
-		},
-		ClientOptions: github.Options{RetryBackoff: time.Millisecond, MaxRateLimitWait: 2 * time.Second, Timeout: 20 * time.Second},
-		ChildPath:     r.agentDir, MaxCycles: maxCycles,
-		AfterCycle: func(n int) {
-			r.cycles = n
-			_ = r.w.ApplyEvents(n)
-			r.w.ReactToRequests()
-		},
-	}
-	if opts.OnEffect != nil {
-		wo.OnEffect = func(e loop.Effect) { opts.OnEffect(loopEffect{Kind: string(e.Kind), Text: e.String()}) }
-	}
-	if r.judgeSrv != nil {
-		wo.AnthropicBaseURL = r.judgeSrv.URL
-	}
-	c0, n0 := r.w.Fake.Counted(sim.TriggerLogin)
-	res, werr := watch.Run(ctx, wo)
-	c1, n1 := r.w.Fake.Counted(sim.TriggerLogin)
-	r.lastPlan = res.Last.Plan
-	out := WatchResult{Watch: res, Err: werr, Counted: c1 - c0, NotModified: n1 - n0, World: r.w}
-	if werr != nil {
-		r.errs = append(r.errs, werr.Error())
-	}
-	result := r.result()
-	out.Outcome, out.Problems = result.Outcome, result.Problems
-	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/sim"
+	"github.com/review-loop/review-loop/internal/state"
 )
 
 // demoWorld is the built-in demo's scenario.
@@ -143,5 +144,152 @@ func TestRule_LW1_AnIdlePollCostsNoCountedRequest(t *testing.T) {
 	}
 	if free0 < 100 {
 		t.Errorf("%d of %d polls cost no counted request, want nearly all", free0, len(marks)-1)
+	}
+}
+
+// stateComments are the PR's comments that carry a loop state, with
+// their authors.
+func stateComments(w *sim.World) []string {
+	var out []string
+	for _, c := range w.Fake.PR(w.Owner, w.Repo, w.Number).Comments {
+		if _, found, _ := state.Decode(c.Body); found {
+			out = append(out, c.Author)
+		}
+	}
+	return out
+}
+
+// TestRule_LW1_AWatchedLoopGoesOnInTheActionAndBack: watch starts the
+// loop and stops once the engines are triggered; the Action's cycles
+// take it over from the same status comment (and fix); watch takes it
+// back and finishes it clean. One status comment all along.
+func TestRule_LW1_AWatchedLoopGoesOnInTheActionAndBack(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	first, err := s.Watch(ctx, WatchOptions{Out: io.Discard, Ctx: ctx, AfterCycle: func(n int) {
+		if n == 2 {
+			cancel() // Ctrl-C once the engines run
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.Watch.Interrupted || first.Watch.Last.Plan.Action != loop.ActionWait {
+		t.Fatalf("the first watch ended with %v after %s, want an interrupted wait", first.Err, first.Watch.Last.Plan.Action)
+	}
+	acts, err := s.ActionCycles(context.Background(), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := false
+	for i, a := range acts {
+		if len(a.PRs) == 0 {
+			continue
+		}
+		p := a.PRs[0]
+		if p.LoopBefore == "" {
+			t.Errorf("Action cycle %d found no loop: the watch's status comment was not adopted (%s)", i+1, p.Skipped)
+		}
+		if p.Pushed != "" {
+			fixed = true
+			break
+		}
+	}
+	if !fixed {
+		t.Fatalf("the Action did not carry the watched loop on to its fix in %d cycles", len(acts))
+	}
+	back, err := s.Watch(context.Background(), WatchOptions{Out: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Err != nil {
+		t.Fatalf("watch taking the loop back: %v", back.Err)
+	}
+	if got := back.Watch.Last.State.EndReason; got != string(loop.EndClean) {
+		t.Errorf("end reason = %q, want %s", got, loop.EndClean)
+	}
+	if len(back.Problems) > 0 {
+		t.Errorf("outcome differs from the scenario's expectation:\n  %s", strings.Join(back.Problems, "\n  "))
+	}
+	if cs := stateComments(s.World()); len(cs) != 1 {
+		t.Errorf("state comments by %v, want one for the whole loop", cs)
+	}
+	if commits := back.Watch.Last.State.Commits; commits != 1 {
+		t.Errorf("%d fix commits, want the one the Action made", commits)
+	}
+}
+
+// TestRule_LW1_CtrlCBetweenEffectsFinishesTheCycleAndTheNextWatchGoesOn:
+// Ctrl-C arrives as the fix's commit starts. The cycle carries out the
+// rest of its plan (the commit, its push, the replies, the save), says
+// so, and watch stops; the state comment matches the PR, nothing is left
+// unpushed, and the next watch finishes the loop.
+func TestRule_LW1_CtrlCBetweenEffectsFinishesTheCycleAndTheNextWatchGoesOn(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out strings.Builder
+	var after []string
+	interrupted := false
+	first, err := s.Watch(ctx, WatchOptions{Out: &out, Ctx: ctx, OnEffect: func(e loopEffect) {
+		if interrupted {
+			after = append(after, e.Kind)
+		}
+		if e.Kind == string(loop.EffectCommit) {
+			cancel() // Ctrl-C between the fix and its commit
+			interrupted = true
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !interrupted {
+		t.Fatal("no commit effect: the scenario made no fix")
+	}
+	if !first.Watch.Interrupted || !errors.Is(first.Err, context.Canceled) {
+		t.Fatalf("watch ended with %v, want Ctrl-C's cancellation", first.Err)
+	}
+	last := first.Watch.Last
+	w := s.World()
+	if head := w.Fake.HeadSHA(w.Owner, w.Repo, w.Number); last.Pushed == "" || head != last.Pushed {
+		t.Errorf("pushed %q, PR head %q: the commit made at Ctrl-C was not pushed", last.Pushed, head)
+	}
+	if first.Watch.Kept != "" {
+		t.Errorf("left behind: %s", first.Watch.Kept)
+	}
+	if !strings.Contains(out.String(), "Ctrl-C: interrupted during a fix: finishing its commit and its push") {
+		t.Errorf("watch did not say it finishes the commit and its push:\n%s", out.String())
+	}
+	if len(after) == 0 || after[len(after)-1] != string(loop.EffectSave) {
+		t.Errorf("effects after Ctrl-C: %v, want the rest of the plan through the save", after)
+	}
+	st, ok := s.r.state()
+	if !ok {
+		t.Fatal("the status comment holds no readable state")
+	}
+	if st.Commits != 1 || len(st.LastCycle) != len(last.Effects) {
+		t.Errorf("the state records %d commits and %d effects, the cycle made 1 and carried out %d", st.Commits, len(st.LastCycle), len(last.Effects))
+	}
+	next, err := s.Watch(context.Background(), WatchOptions{Out: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Err != nil || next.Watch.Last.State.EndReason != string(loop.EndClean) {
+		t.Errorf("the next watch ended with %v, reason %q; want clean", next.Err, next.Watch.Last.State.EndReason)
 	}
 }

@@ -30,6 +30,9 @@ type status struct {
 	seen    map[string]bool
 	cycle   int
 	current string
+	kind    loop.EffectKind
+	// said is set once this cycle said what Ctrl-C leaves it to do.
+	said bool
 }
 
 func newStatus(o Options) *status { return &status{o: o, seen: map[string]bool{}} }
@@ -81,7 +84,7 @@ func (s *status) note(l string) {
 
 func (s *status) cycleStart(n int) {
 	s.cycle = n
-	s.current = ""
+	s.current, s.kind, s.said = "", "", false
 	if s.o.JSON {
 		return
 	}
@@ -91,19 +94,18 @@ func (s *status) cycleStart(n int) {
 }
 
 // effect shows the effect the executor starts; interrupted says Ctrl-C
-// came during the cycle.
+// came during the cycle. The first boundary after Ctrl-C says what the
+// cycle finishes and why: the effect that was running when it came (a
+// commit is always followed by its push), and the rest of the plan
+// through the state's save.
 func (s *status) effect(e loop.Effect, interrupted bool) {
-	s.current = e.String()
+	if interrupted {
+		s.interrupted(s.kind)
+	}
+	s.current, s.kind = e.String(), e.Kind
 	if s.o.JSON {
 		s.event(state.Event{Time: s.o.Now(), Name: "watch-effect", Iteration: s.cycle, Reason: e.Rule, Detail: e.String()})
 		return
-	}
-	if interrupted {
-		what := "finishing this cycle, then stopping: the state comment is saved first"
-		if e.Kind == loop.EffectCommit || e.Kind == loop.EffectFix {
-			what = "interrupted during a fix: finishing its commit and its push, then the state comment, so the PR and the state agree"
-		}
-		s.line("Ctrl-C: " + what)
 	}
 	if s.o.TTY {
 		s.draw(nil, "effect: "+s.current, "")
@@ -112,8 +114,30 @@ func (s *status) effect(e loop.Effect, interrupted bool) {
 	fmt.Fprintf(s.o.Out, "  %s\n", s.current)
 }
 
-// cycleEnd shows the cycle's outcome and streams the loop's new events.
-func (s *status) cycleEnd(r action.PRResult, err error) {
+// interrupted says, once per cycle, that Ctrl-C came and what the cycle
+// still does before watch stops; during names the effect it came in.
+func (s *status) interrupted(during loop.EffectKind) {
+	if s.said {
+		return
+	}
+	s.said = true
+	what := "Ctrl-C: finishing this cycle's plan through the save of the state comment, then stopping"
+	if during == loop.EffectCommit || during == loop.EffectFix {
+		what = "Ctrl-C: interrupted during a fix: finishing its commit and its push, then the rest of the plan through the save of the state comment, so the PR and the state agree; then stopping"
+	}
+	if s.o.JSON {
+		s.event(state.Event{Time: s.o.Now(), Name: "watch-interrupt", Iteration: s.cycle, Detail: what})
+		return
+	}
+	s.line(what)
+}
+
+// cycleEnd shows the cycle's outcome and streams the loop's new events;
+// interrupted says Ctrl-C came during it.
+func (s *status) cycleEnd(r action.PRResult, err error, interrupted bool) {
+	if interrupted {
+		s.interrupted(s.kind)
+	}
 	now := s.o.Now()
 	if s.o.JSON {
 		for _, e := range r.State.Events {

@@ -327,7 +327,7 @@ func (w *watcher) cycle(ctx context.Context) error {
 			w.pushed = p
 		}
 	}
-	w.status.cycleEnd(w.res.Last, err)
+	w.status.cycleEnd(w.res.Last, err, ctx.Err() != nil)
 	if w.o.AfterCycle != nil {
 		w.o.AfterCycle(w.res.Cycles)
 	}
