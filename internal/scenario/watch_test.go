@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -291,5 +292,78 @@ func TestRule_LW1_CtrlCBetweenEffectsFinishesTheCycleAndTheNextWatchGoesOn(t *te
 	}
 	if next.Err != nil || next.Watch.Last.State.EndReason != string(loop.EndClean) {
 		t.Errorf("the next watch ended with %v, reason %q; want clean", next.Err, next.Watch.Last.State.EndReason)
+	}
+}
+
+// TestRule_LW1_TheTokenNeverReachesAChildProcess: in watch mode the
+// repository's commands (setup, targeted tests) and the agent fixer run
+// with neither the user's token nor GH_TOKEN in their environment or
+// arguments, though the user's shell holds it in GH_TOKEN.
+func TestRule_LW1_TheTokenNeverReachesAChildProcess(t *testing.T) {
+	t.Setenv("GH_TOKEN", WatchToken)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := t.TempDir()
+	recorder := filepath.Join(rec, "record")
+	script := "#!/bin/sh\n{ echo \"ARGS $0 $*\"; env; echo \"PARENT $(tr '\\0' ' ' < /proc/$PPID/cmdline 2>/dev/null)\"; } > " + rec + "/$$.txt\n"
+	if err := os.WriteFile(recorder, []byte(script+"exit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sc := demoWorld(t)
+	sc.Inputs["setup-command"] = recorder + " setup"
+	sc.Inputs["test-command"] = recorder + " test {packages}"
+	s, err := NewSession(sc, Options{Self: []string{self}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The agent fixer records its own environment and arguments too.
+	agent := filepath.Join(s.r.agentDir, "claude")
+	orig, err := os.ReadFile(agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := strings.Replace(string(orig), "\nexec ", "\n{ echo \"ARGS $0 $*\"; env; } > "+rec+"/agent-$$.txt\nexec ", 1)
+	if err := os.WriteFile(agent, []byte(wrapped), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Watch(context.Background(), WatchOptions{Out: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Err != nil || res.Watch.Last.State.Commits == 0 {
+		t.Fatalf("watch: %v, %d commits; want a fix cycle", res.Err, res.Watch.Last.State.Commits)
+	}
+	files, _ := filepath.Glob(filepath.Join(rec, "*.txt"))
+	kinds := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		switch {
+		case strings.Contains(text, "ARGS "+recorder+" setup"):
+			kinds["setup"] = true
+		case strings.Contains(text, "ARGS "+recorder+" test"):
+			kinds["test"] = true
+		case strings.HasPrefix(filepath.Base(f), "agent-"):
+			kinds["agent"] = true
+		}
+		if strings.Contains(text, WatchToken) {
+			t.Errorf("%s holds the token:\n%s", filepath.Base(f), text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if k, _, ok := strings.Cut(l, "="); ok && (k == "GH_TOKEN" || k == "GITHUB_TOKEN" || strings.HasPrefix(k, "INPUT_")) {
+				t.Errorf("%s has %s in its environment", filepath.Base(f), k)
+			}
+		}
+	}
+	for _, k := range []string{"setup", "test", "agent"} {
+		if !kinds[k] {
+			t.Errorf("no %s command ran (recorded: %v)", k, kinds)
+		}
 	}
 }
