@@ -164,3 +164,23 @@ func TestRule_LW1_WatchTakesTheTokenFromGhAuthTokenWithAMinimalEnvironment(t *te
 		}
 	}
 }
+
+func TestRule_LW1_WatchRefusesAnAuthorWithoutWritePermissionUnlessTrusted(t *testing.T) {
+	t.Parallel()
+	f := watchFake(t, false)
+	f.AddUser("drive-by", 3003, false)
+	if _, err := f.CreatePR("octo", "app", ghfake.PROptions{Head: "drive-by", Author: "drive-by",
+		Files: map[string]string{"x.go": "package x\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"watch", "octo/app#2"}, Env{Getenv: watchEnv(f, nil), Stdout: &out, Stderr: &errb})
+	if code != ExitError || !strings.Contains(errb.String(), "@drive-by, who may not write") {
+		t.Errorf("exit %d, want %d and a refusal naming the author; stderr:\n%s", code, ExitError, errb.String())
+	}
+	errb.Reset()
+	code = Main(context.Background(), []string{"watch", "octo/app#2", "--trust", "--repo-dir", t.TempDir()}, Env{Getenv: watchEnv(f, nil), Stdout: &out, Stderr: &errb})
+	if strings.Contains(errb.String(), "refused") || !strings.Contains(errb.String(), "is not in a clone of octo/app") {
+		t.Errorf("with --trust: exit %d, stderr:\n%s\nwant no refusal, and the missing clone named", code, errb.String())
+	}
+}
