@@ -14,7 +14,7 @@ func TestRule_LW1_TheStatusIsRedrawnOnATerminalAndPlainOnAPipe(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	r := action.PRResult{
-		Plan: loop.Plan{Action: loop.ActionWait, Engines: []loop.EngineReport{{Engine: "bugbot", State: loop.Running}, {Engine: "copilot", State: loop.Done, Verdict: "CLEAN"}}},
+		Plan:  loop.Plan{Action: loop.ActionWait, Engines: []loop.EngineReport{{Engine: "bugbot", State: loop.Running}, {Engine: "copilot", State: loop.Done, Verdict: "CLEAN"}}},
 		State: state.State{EngineStates: map[string]state.EngineState{"bugbot": {TriggeredAt: now.Add(-150 * time.Second)}}},
 	}
 	show := func(tty bool) string {
