@@ -367,3 +367,32 @@ func TestRule_LW1_TheTokenNeverReachesAChildProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestRule_LW1_AWholeWatchedLoopCostsAboutWhatTheActionsDoes plays the
+// demo both ways and compares the requests GitHub counts: the Action's
+// cycles (its token and the trigger token) against watch's (the user's
+// token: its cycles and the polls that saw a change; the 304s are free).
+func TestRule_LW1_AWholeWatchedLoopCostsAboutWhatTheActionsDoes(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actionCounted int
+	ar, err := Run(context.Background(), demoWorld(t), Options{Self: []string{self}, OnAdvance: func(w *sim.World) {
+		a, _ := w.Fake.Counted(sim.ActionsLogin)
+		b, _ := w.Fake.Counted(sim.TriggerLogin)
+		actionCounted = a + b
+	}})
+	if err != nil || len(ar.Problems) > 0 {
+		t.Fatalf("the Action's loop: %v %v", err, ar.Problems)
+	}
+	wr, err := RunWatch(context.Background(), demoWorld(t), WatchOptions{Options: Options{Self: []string{self}}, Out: io.Discard})
+	if err != nil || wr.Err != nil || len(wr.Problems) > 0 {
+		t.Fatalf("the watched loop: %v %v %v", err, wr.Err, wr.Problems)
+	}
+	t.Logf("whole demo loop: Action %d cycles, %d counted requests; watch %d cycles, %d polls, %d counted requests, %d answered 304",
+		ar.Cycles, actionCounted, wr.Watch.Cycles, wr.Watch.Polls, wr.Counted, wr.NotModified)
+	if wr.Counted > 2*actionCounted {
+		t.Errorf("watch counted %d requests, more than twice the Action's %d", wr.Counted, actionCounted)
+	}
+}
