@@ -137,10 +137,12 @@ const ActionsLogin = "github-actions"
 // started in a terminal goes on in the Action and back (LW1). The two
 // drivers write the same status comment under their own identities:
 //
-//   - in a workflow run (the Action), a state comment by a person who
-//     holds write, maintain or admin permission on the repository, read
-//     through the API (TB3's permission; such a person can push to the
-//     PR anyway), is `review-loop watch`'s;
+//   - in a workflow run (the Action), a state comment by a person whose
+//     state says `review-loop watch` created it (state.Owner.Driver) is
+//     watch's when that person holds write, maintain or admin permission
+//     on the repository, read through the API (TB3's permission: such a
+//     person may push to the PR and give every command anyway); one by
+//     anyone else, or with no such mark, is ignored and reported;
 //   - outside one (watch), a state comment by the Actions bot is the
 //     Action's when its state names the comment's own id
 //     (state.Owner.CommentID), which only review-loop's own workflow
@@ -152,7 +154,7 @@ func otherDriver(ctx context.Context, gh *github.Client, owner, repo string, ori
 	if origin.Workflow == "" || origin.RunID == 0 {
 		return SameLogin(ic.Author.Login, ActionsLogin) && readable && st.Owner != nil && st.Owner.CommentID == ic.DatabaseID, nil
 	}
-	if ic.Author.IsBot || ic.Author.Login == "" || IsBotLogin(ic.Author.Login) {
+	if ic.Author.IsBot || ic.Author.Login == "" || IsBotLogin(ic.Author.Login) || !readable || st.Owner == nil || st.Owner.Driver != "watch" {
 		return false, nil
 	}
 	p, err := gh.CollaboratorPermission(ctx, owner, repo, ic.Author.Login)

@@ -241,16 +241,32 @@ func TestRule_LW1_EachDriverAdoptsTheOthersStatusComment(t *testing.T) {
 		if err := r.fake.SetPermission("octo", "app", "maintainer", "write"); err != nil {
 			t.Fatal(err)
 		}
-		id := r.stateComment("maintainer", withStatus(state.StatusActive), false, "active")
+		st := withStatus(state.StatusActive)
+		st.Owner = &state.Owner{Driver: "watch"}
+		id := r.stateComment("maintainer", st, false, "active")
 		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
 		if ld.Comment == nil || ld.Comment.DatabaseID != id || ld.State.Status != state.StatusActive || len(ld.Warnings) != 0 {
 			t.Fatalf("adopted %v status %q warnings %q, want comment %d", ld.Comment, ld.State.Status, ld.Warnings, id)
 		}
 	})
+	t.Run("the Action ignores a hand-written one, with no driver, by a maintainer", func(t *testing.T) {
+		t.Parallel()
+		r := newReads(t)
+		if err := r.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
+			t.Fatal(err)
+		}
+		r.stateComment("maintainer", withStatus(state.StatusDone), false, "done")
+		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
+		if ld.Comment != nil || len(ld.Warnings) != 1 || !strings.Contains(ld.Warnings[0], "@maintainer") {
+			t.Fatalf("adopted %v warnings %q, want the comment ignored and reported", ld.Comment, ld.Warnings)
+		}
+	})
 	t.Run("the Action ignores one by a person who may not write", func(t *testing.T) {
 		t.Parallel()
 		r := newReads(t)
-		r.stateComment("mallory", withStatus(state.StatusDone), false, "done")
+		st := withStatus(state.StatusDone)
+		st.Owner = &state.Owner{Driver: "watch"}
+		r.stateComment("mallory", st, false, "done")
 		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
 		if ld.Comment != nil || len(ld.Warnings) != 1 || !strings.Contains(ld.Warnings[0], "@mallory") {
 			t.Fatalf("adopted %v warnings %q, want mallory's comment ignored and reported", ld.Comment, ld.Warnings)

@@ -309,7 +309,7 @@ func (w *watcher) cycle(ctx context.Context) error {
 	w.status.cycleStart(w.res.Cycles)
 	var log strings.Builder
 	deps := action.Deps{Config: cfg, Getenv: getenv, Out: &log, Log: w.o.Log, Now: w.o.Now, Sleep: w.o.Sleep,
-		HTTPClient: w.o.HTTPClient, ClientOptions: w.o.ClientOptions, ChildPath: w.o.ChildPath, AnthropicBaseURL: w.o.AnthropicBaseURL,
+		Driver: "watch", HTTPClient: w.o.HTTPClient, ClientOptions: w.o.ClientOptions, ChildPath: w.o.ChildPath, AnthropicBaseURL: w.o.AnthropicBaseURL,
 		OnEffect: func(_ int, e loop.Effect) {
 			w.status.effect(e, ctx.Err() != nil)
 			if w.o.OnEffect != nil {
@@ -400,6 +400,9 @@ func (w *watcher) cycleEnv() (func(string) string, error) {
 	if w.o.DryRun {
 		over["INPUT_DRY-RUN"] = "true"
 	}
+	// A push made with the user's token starts the repository's
+	// workflows itself: CI1's dispatch is for GITHUB_TOKEN's pushes.
+	over["INPUT_CI-WORKFLOWS"] = ""
 	base := w.o.Getenv
 	return func(k string) string {
 		if v, ok := over[k]; ok {
