@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/sim"
 	"github.com/review-loop/review-loop/internal/state"
@@ -394,5 +396,53 @@ func TestRule_LW1_AWholeWatchedLoopCostsAboutWhatTheActionsDoes(t *testing.T) {
 		ar.Cycles, actionCounted, wr.Watch.Cycles, wr.Watch.Polls, wr.Counted, wr.NotModified)
 	if wr.Counted > 2*actionCounted {
 		t.Errorf("watch counted %d requests, more than twice the Action's %d", wr.Counted, actionCounted)
+	}
+}
+
+// TestRule_LW1_AConcurrentRunIsSettledByTheClaim: another run (the
+// Action) writes the status comment between watch's read and its claim
+// before a fix. watch's cycle stops without acting (SC1), and a later
+// cycle of the same watch fixes once and finishes the loop.
+func TestRule_LW1_AConcurrentRunIsSettledByTheClaim(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w := s.World()
+	raced := false
+	var out strings.Builder
+	res, err := s.Watch(context.Background(), WatchOptions{Out: &out, OnEffect: func(e loopEffect) {
+		if e.Kind != string(loop.EffectClaim) || raced {
+			return
+		}
+		for _, c := range w.Fake.PR(w.Owner, w.Repo, w.Number).Comments {
+			if _, found, _ := state.Decode(c.Body); !found {
+				continue
+			}
+			id, body := c.ID, c.Body
+			raced = true
+			w.Fake.Inject(ghfake.Fault{Match: fmt.Sprintf("GET /repos/%s/%s/issues/comments/%d", w.Owner, w.Repo, id), Times: 1, Before: func() {
+				if err := w.Fake.EditIssueComment(id, body+"\n\n_written by another run_"); err != nil {
+					t.Error(err)
+				}
+			}})
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !raced {
+		t.Fatal("no claim on an existing status comment")
+	}
+	if !strings.Contains(out.String(), "another run updated the status comment first") {
+		t.Errorf("watch's claim did not lose to the other run's write:\n%s", out.String())
+	}
+	if res.Err != nil || res.Watch.Last.State.EndReason != string(loop.EndClean) || res.Watch.Last.State.Commits != 1 {
+		t.Errorf("watch ended with %v, reason %q, %d commits; want clean with one fix", res.Err, res.Watch.Last.State.EndReason, res.Watch.Last.State.Commits)
 	}
 }
