@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/ghfake"
 	"github.com/review-loop/review-loop/internal/loop"
 	"github.com/review-loop/review-loop/internal/sim"
@@ -444,5 +446,22 @@ func TestRule_LW1_AConcurrentRunIsSettledByTheClaim(t *testing.T) {
 	}
 	if res.Err != nil || res.Watch.Last.State.EndReason != string(loop.EndClean) || res.Watch.Last.State.Commits != 1 {
 		t.Errorf("watch ended with %v, reason %q, %d commits; want clean with one fix", res.Err, res.Watch.Last.State.EndReason, res.Watch.Last.State.Commits)
+	}
+}
+
+// TestRule_LW1_DemoWatchPlaysTheDemoThroughWatch: `review-loop demo
+// --watch` shows the terminal experience with no token: the live status
+// of each cycle, the polls, and what they cost.
+func TestRule_LW1_DemoWatchPlaysTheDemoThroughWatch(t *testing.T) {
+	var out, errOut strings.Builder
+	env := cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	if _, err := demo(context.Background(), cli.DemoOptions{Watch: true}, env, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, errOut.String(), out.String())
+	}
+	for _, want := range []string{"through `review-loop watch`", "$ review-loop watch acme/calc#1", "next poll in 30s",
+		"bugbot       RUNNING", "cycle 6: hand-back", "answered 304 Not Modified (free)", "outcome matches the scenario's expectation"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo --watch does not show %q:\n%s", want, out.String())
+		}
 	}
 }
