@@ -59,6 +59,12 @@ func runWatchCommand(ctx context.Context, inv *invocation, env Env, logger *slog
 			return fail(env, err)
 		}
 	}
+	// The live status is what the user reads: the cycle's diagnostics
+	// (each effect, each request count) go to stderr only when asked
+	// for (REVIEW_LOOP_DEBUG=1); warnings always.
+	if logLevel(env.Getenv) > slog.LevelDebug {
+		logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	api := cmpOr(getenv("GITHUB_API_URL"), "https://api.github.com")
 	o := watch.Options{
 		Owner: pr.Owner, Repo: pr.Repo, Number: pr.Number, Token: token,
