@@ -41,7 +41,7 @@ and saves the state comment first.`,
 		fs.Bool("dry-run", false, "observe, decide and print the plan; write nothing")
 		fs.Bool("json", false, "stream one event per line (the event log's schema) instead of the live status")
 		fs.Bool("trust", false, "run the fixer and the repository's commands on a PR from a fork or by an author without write permission")
-		fs.String("repo-dir", "", "your clone of the repository (default: the current directory)")
+		fs.String("repo-dir", "", "your clone of the repository, in `DIR` (default: the current directory)")
 	},
 }
 

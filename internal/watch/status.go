@@ -33,6 +33,9 @@ type status struct {
 	kind    loop.EffectKind
 	// said is set once this cycle said what Ctrl-C leaves it to do.
 	said bool
+	// engines are the engine lines last shown (TTY: kept while an
+	// effect is drawn).
+	engines []string
 }
 
 func newStatus(o Options) *status { return &status{o: o, seen: map[string]bool{}} }
@@ -49,6 +52,8 @@ func (s *status) event(e state.Event) {
 	case "watch-start":
 		s.line(fmt.Sprintf("watching %s — Ctrl-C stops between cycles", e.Detail))
 	case "watch-end", "watch-interrupted":
+		// The last block stays on the screen: the engines as they ended.
+		s.drawn = 0
 		s.line(fmt.Sprintf("%s: %s", strings.TrimPrefix(e.Name, "watch-"), cmpOr(join(e.Reason, e.Detail), "done")))
 	case "watch-poll":
 		if !s.o.TTY && e.Reason == "changed" {
@@ -168,10 +173,13 @@ func (s *status) cycleEnd(r action.PRResult, err error, interrupted bool) {
 		head += " · pushed " + short(r.Pushed)
 	}
 	s.line(head)
-	if !s.o.TTY {
-		for _, l := range engineLines(r, now) {
-			fmt.Fprintln(s.o.Out, l)
-		}
+	s.engines = engineLines(r, now)
+	if s.o.TTY {
+		s.draw(s.engines, "effect: none", "")
+		return
+	}
+	for _, l := range s.engines {
+		fmt.Fprintln(s.o.Out, l)
 	}
 }
 
@@ -182,7 +190,8 @@ func (s *status) waiting(r action.PRResult, next time.Duration) {
 	}
 	poll := fmt.Sprintf("next poll in %s", next.Round(time.Second))
 	if s.o.TTY {
-		s.draw(engineLines(r, s.o.Now()), "effect: none (waiting for the engines)", poll)
+		s.engines = engineLines(r, s.o.Now())
+		s.draw(s.engines, "effect: none (waiting for the engines)", poll)
 		return
 	}
 	fmt.Fprintln(s.o.Out, poll)
@@ -232,6 +241,9 @@ func engineLines(r action.PRResult, now time.Time) []string {
 // draw redraws the live block on a terminal: engines, effect, poll; a
 // nil part keeps what the block showed.
 func (s *status) draw(engines []string, effect, poll string) {
+	if engines == nil {
+		engines = s.engines
+	}
 	s.clear()
 	lines := append(append([]string{}, engines...), effect)
 	if poll != "" {
