@@ -255,7 +255,10 @@ func TestRule_LW1_EachDriverAdoptsTheOthersStatusComment(t *testing.T) {
 		if err := r.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
 			t.Fatal(err)
 		}
-		r.stateComment("maintainer", withStatus(state.StatusDone), false, "done")
+		// A copy of an Action's state, owner and all, but not watch's.
+		st := withStatus(state.StatusDone)
+		st.Owner = &state.Owner{RunID: 1, Workflow: ourWorkflow}
+		r.stateComment("maintainer", st, false, "done")
 		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
 		if ld.Comment != nil || len(ld.Warnings) != 1 || !strings.Contains(ld.Warnings[0], "@maintainer") {
 			t.Fatalf("adopted %v warnings %q, want the comment ignored and reported", ld.Comment, ld.Warnings)
