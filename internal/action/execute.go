@@ -29,6 +29,9 @@ func (c *prCycle) execute(ctx context.Context, effects []loop.Effect) error {
 		}
 		c.Log.Info("effect", "pr", c.number, "do", e.String())
 		c.res.Effects = append(c.res.Effects, e)
+		if c.OnEffect != nil {
+			c.OnEffect(c.number, e)
+		}
 		if e.Kind == loop.EffectSave || e.Kind == loop.EffectClaim {
 			r, w := loop.RequestsAhead(effects[i:], c.comment == nil)
 			c.ledger.ahead = github.Counts{Reads: r, Writes: w}

@@ -62,6 +62,12 @@ type Deps struct {
 	// push and before the state is saved: a test seam for a run killed
 	// between push and save (E5).
 	CrashAfterPush func() bool
+	// OnEffect, when set, is told of each effect as the executor starts
+	// it: the terminal driver's live status shows the current effect.
+	OnEffect func(pr int, e loop.Effect)
+	// Driver names the driver that is not the Action: "watch" for
+	// `review-loop watch`, whose new status comment says so (LW1).
+	Driver string
 }
 
 // ErrCrashed is returned by a cycle ended by Deps.CrashAfterPush.

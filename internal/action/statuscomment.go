@@ -44,7 +44,7 @@ func (c *prCycle) save(ctx context.Context) error { return c.write(ctx, true) }
 // changed it since this run read or last wrote it.
 func (c *prCycle) write(ctx context.Context, verify bool) error {
 	c.beforeWrite(ctx)
-	c.st = loop.StampOwner(c.st, c.comment != nil, c.cfg.RunID, c.ourWorkflow())
+	c.st = loop.StampOwner(c.st, c.comment != nil, c.cfg.RunID, c.ourWorkflow(), c.Driver)
 	body, err := c.encode()
 	if err != nil {
 		return err

@@ -176,11 +176,12 @@ Copilot and Claude: no network, no token. Each cycle says what it decided
 and why; a fix cycle shows its commit and each targeted test with its
 result; the end is the hand-back report. It fails when the outcome differs
 from the scenario's expectation.`,
-	example: []string{"review-loop demo", "review-loop demo --scenario testdata/scenarios/t4-stalled-past-three-times-latency-hung.yaml --verbose"},
+	example: []string{"review-loop demo", "review-loop demo --watch", "review-loop demo --scenario testdata/scenarios/t4-stalled-past-three-times-latency-hung.yaml --verbose"},
 	flags: func(fs *flag.FlagSet) {
 		fs.String("scenario", "", "play the scenario in `FILE` instead of the built-in demo")
 		fs.Bool("verbose", false, "also print each cycle's plan: its effects in order, each with its rule")
 		fs.Bool("v", false, "also print the action's diagnostics")
+		fs.Bool("watch", false, "play it through `review-loop watch`: polls on a fake clock, a worktree of a clone, the live status")
 	},
 }
 
@@ -190,6 +191,9 @@ type DemoOptions struct {
 	Scenario string
 	// Verbose prints each cycle's plan; Diagnostics the action's log.
 	Verbose, Diagnostics bool
+	// Watch plays it through the watch driver (LW1) instead of the
+	// Action's events; TTY redraws its status in place.
+	Watch, TTY bool
 }
 
 // runDemoCommand is `review-loop demo`; main injects the demo (it lives in
@@ -198,7 +202,8 @@ func runDemoCommand(ctx context.Context, inv *invocation, env Env, logger *slog.
 	if env.Demo == nil {
 		return fail(env, errors.New("this build has no demo"))
 	}
-	return env.Demo(ctx, DemoOptions{Scenario: inv.string("scenario"), Verbose: inv.bool("verbose"), Diagnostics: inv.bool("v")}, env, logger)
+	return env.Demo(ctx, DemoOptions{Scenario: inv.string("scenario"), Verbose: inv.bool("verbose"), Diagnostics: inv.bool("v"),
+		Watch: inv.bool("watch"), TTY: isTerminal(env.Stdout) && env.Getenv("CI") == ""}, env, logger)
 }
 
 // DemoFunc runs the demo subcommand.

@@ -177,6 +177,8 @@ var grammarCommands = []struct {
 	{"doctor", []string{"octo/app"}},
 	{"plan", []string{"octo/app#7"}},
 	{"report", []string{"octo/app"}},
+
+	{"watch", []string{"octo/app#7"}},
 	{"demo", nil},
 	{"version", nil},
 }

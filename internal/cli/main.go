@@ -58,6 +58,8 @@ func commands() []command {
 		{doctorSpec, runDoctorCommand},
 		{planSpec, runPlanCommand},
 		{reportSpec, runReportCommand},
+
+		{watchSpec, runWatchCommand},
 		{demoSpec, runDemoCommand},
 		{versionSpec, runVersionCommand},
 	}

@@ -281,6 +281,10 @@ type Request struct {
 	ReadOnly bool
 	// Body is the request's body as it arrived.
 	Body []byte
+
+	// NotModified marks a conditional GET answered 304, which GitHub
+	// does not count against the rate limit (conditional.go).
+	NotModified bool
 }
 
 // IssueCommentEvent is passed to OnIssueComment hooks after a comment is

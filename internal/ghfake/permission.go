@@ -67,3 +67,23 @@ func getCollaboratorPermission(f *Fake, _ Identity, w http.ResponseWriter, r *ht
 	u["role_name"] = role
 	writeJSON(w, http.StatusOK, map[string]any{"permission": legacyPermission(role), "role_name": role, "user": u})
 }
+
+// mayEditOthersLocked reports whether id may edit another account's
+// issue comment: "People with write access to a repository can edit
+// comments" (docs.github.com/en/communities/moderating-comments-and-conversations/managing-disruptive-comments#editing-a-comment),
+// and a GitHub App installation whose token may write issues (the
+// Actions bot with `issues: write` or `pull-requests: write`) may too.
+// A user with no role set counts by association: the owner and members
+// write, as the fake's maintainers do. f.mu is held.
+func (f *Fake) mayEditOthersLocked(rp *repo, id Identity) bool {
+	if id.ReadOnly {
+		return false
+	}
+	if id.Bot {
+		return true
+	}
+	if role, ok := rp.roles[strings.ToLower(strings.TrimSuffix(id.Login, "[bot]"))]; ok {
+		return role == "admin" || role == "maintain" || role == "write"
+	}
+	return id.Association == "OWNER" || id.Association == "MEMBER"
+}

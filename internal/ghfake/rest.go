@@ -235,7 +235,7 @@ func updateIssueComment(f *Fake, id Identity, w http.ResponseWriter, r *http.Req
 	if !ok {
 		return
 	}
-	if !strings.EqualFold(c.Author, id.Login) && id.Association != "OWNER" {
+	if !strings.EqualFold(c.Author, id.Login) && !f.mayEditOthersLocked(rp, id) {
 		writeJSON(w, http.StatusForbidden, map[string]any{"message": permissionMessage, "documentation_url": "https://docs.github.com/rest"})
 		return
 	}
@@ -617,19 +617,31 @@ func (f *Fake) pullSimpleJSON(p *pr) map[string]any {
 		return map[string]any{"label": r.owner + ":" + branch, "ref": branch, "sha": sha, "user": f.simpleUser(r.owner), "repo": f.repoJSON(r)}
 	}
 	baseSHA := r.branchSHA(p.BaseRef)
+	head := ref(p.HeadRef, p.headSHA)
+	if p.Fork {
+		// A fork's head lives in the fork: its repository is the
+		// author's copy, marked fork (pulls/get's head.repo).
+		hr := f.repoJSON(r)
+		hr["full_name"], hr["fork"] = p.HeadRepo, true
+		hr["clone_url"] = "https://github.com/" + p.HeadRepo + ".git"
+		hr["owner"] = f.simpleUser(p.Author)
+		head["repo"], head["user"], head["label"] = hr, f.simpleUser(p.Author), p.Author+":"+p.HeadRef
+	}
 	var reviewers []any
 	for _, l := range p.Requested {
 		reviewers = append(reviewers, f.simpleUser(l))
 	}
 	link := func(u string) map[string]any { return map[string]any{"href": u} }
-	return map[string]any{"url": self, "id": f.id(), "node_id": p.NodeID, "html_url": html, "diff_url": html + ".diff",
+	// The PR's id is its own, the same on every read (an ETag depends on it).
+	dbID, _ := strconv.ParseInt(strings.TrimPrefix(p.NodeID, "PR_"), 10, 64)
+	return map[string]any{"url": self, "id": dbID, "node_id": p.NodeID, "html_url": html, "diff_url": html + ".diff",
 		"patch_url": html + ".patch", "issue_url": fmt.Sprintf("%s/issues/%d", base, p.Number), "commits_url": self + "/commits",
 		"review_comments_url": self + "/comments", "review_comment_url": base + "/pulls/comments{/number}",
 		"comments_url": fmt.Sprintf("%s/issues/%d/comments", base, p.Number), "statuses_url": base + "/statuses/" + p.headSHA,
 		"number": p.Number, "state": state, "locked": false, "title": p.Title, "user": f.simpleUser(p.Author), "body": p.Body,
 		"labels": []any{}, "milestone": nil, "created_at": ts(p.CreatedAt), "updated_at": ts(p.CreatedAt), "closed_at": nil,
 		"merged_at": nil, "merge_commit_sha": nil, "assignee": nil, "requested_reviewers": nonNil(reviewers),
-		"head": ref(p.HeadRef, p.headSHA), "base": ref(p.BaseRef, baseSHA), "author_association": "OWNER", "auto_merge": nil,
+		"head": head, "base": ref(p.BaseRef, baseSHA), "author_association": "OWNER", "auto_merge": nil,
 		"draft": p.Draft,
 		"_links": map[string]any{"self": link(self), "html": link(html), "issue": link(fmt.Sprintf("%s/issues/%d", base, p.Number)),
 			"comments": link(fmt.Sprintf("%s/issues/%d/comments", base, p.Number)), "review_comments": link(self + "/comments"),

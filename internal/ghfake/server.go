@@ -233,6 +233,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.serveGraphQL(sw, id, gq, nil)
 		return
 	}
+	if r.Method == http.MethodGet {
+		entry.NotModified = f.serveConditional(sw, r, id, resource)
+		return
+	}
 	f.serveREST(sw, r, id)
 }
 

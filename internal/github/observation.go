@@ -67,6 +67,11 @@ type Observation struct {
 	// ViewerLogin is the login of the token's identity (GraphQL viewer),
 	// used to recognise our own state comment and trigger comments.
 	ViewerLogin string
+	// DriverLogins are the identities of the loop's other driver whose
+	// status comment this run adopted (LW1: `review-loop watch` writes
+	// as the user, the Action as its bot): what they post is the loop's
+	// own, never a person's act (HY1).
+	DriverLogins []string
 
 	// Complete is true when every page of every connection was read.
 	Complete bool

@@ -112,7 +112,7 @@ func TestRule_TB1_ATreelessRunClonesAForksBaseNeverItsHead(t *testing.T) {
 
 func TestRule_SC4_OnlyANewStatusCommentOfAWorkflowRunIsStampedWithItsOwner(t *testing.T) {
 	t.Parallel()
-	st := StampOwner(state.New(), false, 42, ".github/workflows/review-loop.yml")
+	st := StampOwner(state.New(), false, 42, ".github/workflows/review-loop.yml", "")
 	if st.Owner == nil || st.Owner.RunID != 42 || st.Owner.Workflow != ".github/workflows/review-loop.yml" || st.Owner.CommentID != 0 {
 		t.Errorf("new comment: owner %+v, want run 42 of the workflow, comment id still unknown", st.Owner)
 	}
@@ -121,8 +121,18 @@ func TestRule_SC4_OnlyANewStatusCommentOfAWorkflowRunIsStampedWithItsOwner(t *te
 		run      int64
 		workflow string
 	}{{true, 42, "w"}, {false, 0, "w"}, {false, 42, ""}} {
-		if st := StampOwner(state.New(), tt.exists, tt.run, tt.workflow); st.Owner != nil {
+		if st := StampOwner(state.New(), tt.exists, tt.run, tt.workflow, ""); st.Owner != nil {
 			t.Errorf("StampOwner(exists=%v, run=%d, workflow=%q) stamped %+v, want nothing", tt.exists, tt.run, tt.workflow, st.Owner)
 		}
+	}
+}
+
+func TestRule_LW1_WatchsNewStatusCommentSaysWatchWroteIt(t *testing.T) {
+	t.Parallel()
+	if st := StampOwner(state.New(), false, 0, "", "watch"); st.Owner == nil || st.Owner.Driver != "watch" || st.Owner.RunID != 0 {
+		t.Errorf("watch's new comment: owner %+v, want the driver named", st.Owner)
+	}
+	if st := StampOwner(state.New(), true, 0, "", "watch"); st.Owner != nil {
+		t.Errorf("an existing comment (the Action's, adopted): stamped %+v, want nothing", st.Owner)
 	}
 }

@@ -115,8 +115,17 @@ func CheckoutBranch(fork bool, headRef, baseRef string) (string, error) {
 // comment with the run and workflow that write it (SC4); the comment's
 // own id is added once it exists (state.Owner.CommentID). A comment that
 // exists already, or a run outside a workflow, stamps nothing.
-func StampOwner(st state.State, exists bool, runID int64, workflow string) state.State {
-	if !exists && runID != 0 && workflow != "" {
+//
+// driver is "watch" for `review-loop watch` (LW1), which runs outside a
+// workflow and writes as its user: its new comment is stamped with the
+// driver, so that the Action, reading a state comment by a person, can
+// tell watch's from a hand-written one.
+func StampOwner(st state.State, exists bool, runID int64, workflow, driver string) state.State {
+	switch {
+	case exists:
+	case driver != "":
+		st.Owner = &state.Owner{Driver: driver}
+	case runID != 0 && workflow != "":
 		st.Owner = &state.Owner{RunID: runID, Workflow: workflow}
 	}
 	return st

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/review-loop/review-loop/internal/event"
@@ -34,13 +35,13 @@ func IsBotLogin(login string) bool {
 func Humans(obs *github.Observation) []loop.HumanActivity {
 	var out []loop.HumanActivity
 	for _, r := range obs.Reviews {
-		if r.State == "CHANGES_REQUESTED" && !r.Author.IsBot && r.Author.Login != "" && !SameLogin(r.Author.Login, obs.ViewerLogin) {
+		if r.State == "CHANGES_REQUESTED" && !r.Author.IsBot && r.Author.Login != "" && !loopIdentity(obs, r.Author.Login) {
 			out = append(out, loop.HumanActivity{Kind: loop.HumanChangesRequested, ID: r.DatabaseID, Login: r.Author.Login, At: r.SubmittedAt})
 		}
 	}
 	for _, t := range obs.Threads {
 		for i, cm := range t.Comments {
-			if i == 0 || cm.Author.IsBot || cm.Author.Login == "" || SameLogin(cm.Author.Login, obs.ViewerLogin) {
+			if i == 0 || cm.Author.IsBot || cm.Author.Login == "" || loopIdentity(obs, cm.Author.Login) {
 				continue
 			}
 			out = append(out, loop.HumanActivity{Kind: loop.HumanReply, ID: cm.DatabaseID, Login: cm.Author.Login, At: cm.CreatedAt, ThreadID: t.NodeID})
@@ -68,4 +69,13 @@ func (ps *Permissions) Of(ctx context.Context, gh *github.Client, owner, repo, l
 	}
 	(*ps)[key] = p
 	return p, nil
+}
+
+// loopIdentity reports whether login is one of the loop's drivers: this
+// run's identity, or the other driver's whose status comment it adopted.
+func loopIdentity(obs *github.Observation, login string) bool {
+	if SameLogin(login, obs.ViewerLogin) {
+		return true
+	}
+	return slices.ContainsFunc(obs.DriverLogins, func(l string) bool { return SameLogin(login, l) })
 }

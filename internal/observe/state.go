@@ -51,13 +51,26 @@ func State(ctx context.Context, gh *github.Client, owner, repo string, number in
 		}
 		return cmp.Compare(a.DatabaseID, b.DatabaseID)
 	})
+	// The other driver's comment is looked for only when this identity
+	// holds none: a handed-over loop has one status comment, and the
+	// common case costs no permission read.
+	own := slices.ContainsFunc(comments, func(ic github.IssueComment) bool {
+		return SameLogin(ic.Author.Login, obs.ViewerLogin) && strings.Contains(ic.Body, state.Marker)
+	})
 	for i := range comments {
 		ic := &comments[i]
 		st, found, err := state.Decode(ic.Body)
 		if !found {
 			continue
 		}
-		if !SameLogin(ic.Author.Login, obs.ViewerLogin) {
+		other := false
+		if !own && !SameLogin(ic.Author.Login, obs.ViewerLogin) {
+			var oerr error
+			if other, oerr = otherDriver(ctx, gh, owner, repo, origin, ic, st, err == nil); oerr != nil {
+				return out, oerr
+			}
+		}
+		if !other && !SameLogin(ic.Author.Login, obs.ViewerLogin) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("ignored a review-loop state comment written by @%s (comment %d): only review-loop's own identity (@%s) may hold the state",
 				ic.Author.Login, ic.DatabaseID, obs.ViewerLogin))
 			continue
@@ -68,7 +81,10 @@ func State(ctx context.Context, gh *github.Client, owner, repo string, number in
 		}
 		// An unreadable state names no owner and keeps the SC3 path below:
 		// the cycle fails closed and only reset goes on.
-		proof, why, oerr := owned(ctx, gh, owner, repo, number, origin, ic, st, err == nil)
+		proof, why, oerr := st.Owner, "", error(nil)
+		if !other {
+			proof, why, oerr = owned(ctx, gh, owner, repo, number, origin, ic, st, err == nil)
+		}
 		if oerr != nil {
 			return out, oerr
 		}
@@ -84,6 +100,9 @@ func State(ctx context.Context, gh *github.Client, owner, repo string, number in
 			return out, fmt.Errorf("status comment %d: %w", ic.DatabaseID, err)
 		}
 		out.Comment = ic
+		if other {
+			obs.DriverLogins = append(obs.DriverLogins, ic.Author.Login)
+		}
 		if err != nil {
 			out.Lost = fmt.Sprintf("the state in status comment %d cannot be read (%v)", ic.DatabaseID, err)
 			continue
@@ -107,4 +126,43 @@ func (l *Loaded) report(msg string) {
 func SameLogin(a, b string) bool {
 	norm := func(s string) string { return strings.TrimSuffix(strings.ToLower(s), "[bot]") }
 	return a != "" && norm(a) == norm(b)
+}
+
+// ActionsLogin is the login of GITHUB_TOKEN's identity, which writes the
+// status comment when the Action drives the loop.
+const ActionsLogin = "github-actions"
+
+// otherDriver reports whether comment ic, written by another identity
+// than this run's, was written by the loop's other driver, so that a loop
+// started in a terminal goes on in the Action and back (LW1). The two
+// drivers write the same status comment under their own identities:
+//
+//   - in a workflow run (the Action), a state comment by a person whose
+//     state says `review-loop watch` created it (state.Owner.Driver) is
+//     watch's when that person holds write, maintain or admin permission
+//     on the repository, read through the API (TB3's permission: such a
+//     person may push to the PR and give every command anyway); one by
+//     anyone else, or with no such mark, is ignored and reported;
+//   - outside one (watch), a state comment by the Actions bot is the
+//     Action's when its state names the comment's own id
+//     (state.Owner.CommentID), which only review-loop's own workflow
+//     writes, right after creating it (SC4).
+//
+// An error is a failed permission read: the question stays open and the
+// cycle stops.
+func otherDriver(ctx context.Context, gh *github.Client, owner, repo string, origin Origin, ic *github.IssueComment, st state.State, readable bool) (bool, error) {
+	if origin.Workflow == "" || origin.RunID == 0 {
+		return SameLogin(ic.Author.Login, ActionsLogin) && readable && st.Owner != nil && st.Owner.CommentID == ic.DatabaseID, nil
+	}
+	if ic.Author.IsBot || ic.Author.Login == "" || IsBotLogin(ic.Author.Login) || !readable || st.Owner == nil || st.Owner.Driver != "watch" {
+		return false, nil
+	}
+	p, err := gh.CollaboratorPermission(ctx, owner, repo, ic.Author.Login)
+	if github.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("proving who wrote status comment %d (LW1): %w", ic.DatabaseID, err)
+	}
+	return p.Permission == "admin" || p.Permission == "write", nil
 }

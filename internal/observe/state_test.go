@@ -3,6 +3,7 @@ package observe
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,4 +225,72 @@ func TestRule_SC3_AnUnreadableOrUnreadStateIsLost(t *testing.T) {
 	if ld.Comment != nil || !strings.Contains(ld.Lost, "not every comment of PR #1 could be read (0 read)") {
 		t.Errorf("comment %+v lost %q, want the state lost among unread comments", ld.Comment, ld.Lost)
 	}
+}
+
+// LW1: the two drivers write one status comment under two identities.
+// In a workflow run, a state comment by a person who may write to the
+// repository (`review-loop watch`'s) is adopted, one permission read; a
+// person who may not is ignored as before. Outside a workflow run
+// (watch), the Actions bot's comment is adopted when its state names
+// its own id, which only review-loop's workflow writes.
+func TestRule_LW1_EachDriverAdoptsTheOthersStatusComment(t *testing.T) {
+	t.Parallel()
+	t.Run("the Action adopts a maintainer's watch comment", func(t *testing.T) {
+		t.Parallel()
+		r := newReads(t)
+		if err := r.fake.SetPermission("octo", "app", "maintainer", "write"); err != nil {
+			t.Fatal(err)
+		}
+		st := withStatus(state.StatusActive)
+		st.Owner = &state.Owner{Driver: "watch"}
+		id := r.stateComment("maintainer", st, false, "active")
+		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
+		if ld.Comment == nil || ld.Comment.DatabaseID != id || ld.State.Status != state.StatusActive || len(ld.Warnings) != 0 {
+			t.Fatalf("adopted %v status %q warnings %q, want comment %d", ld.Comment, ld.State.Status, ld.Warnings, id)
+		}
+	})
+	t.Run("the Action ignores a hand-written one, with no driver, by a maintainer", func(t *testing.T) {
+		t.Parallel()
+		r := newReads(t)
+		if err := r.fake.SetPermission("octo", "app", "maintainer", "admin"); err != nil {
+			t.Fatal(err)
+		}
+		// A copy of an Action's state, owner and all, but not watch's.
+		st := withStatus(state.StatusDone)
+		st.Owner = &state.Owner{RunID: 1, Workflow: ourWorkflow}
+		r.stateComment("maintainer", st, false, "done")
+		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
+		if ld.Comment != nil || len(ld.Warnings) != 1 || !strings.Contains(ld.Warnings[0], "@maintainer") {
+			t.Fatalf("adopted %v warnings %q, want the comment ignored and reported", ld.Comment, ld.Warnings)
+		}
+	})
+	t.Run("the Action ignores one by a person who may not write", func(t *testing.T) {
+		t.Parallel()
+		r := newReads(t)
+		st := withStatus(state.StatusDone)
+		st.Owner = &state.Owner{Driver: "watch"}
+		r.stateComment("mallory", st, false, "done")
+		ld := r.state(Origin{Workflow: ourWorkflow, RunID: 77})
+		if ld.Comment != nil || len(ld.Warnings) != 1 || !strings.Contains(ld.Warnings[0], "@mallory") {
+			t.Fatalf("adopted %v warnings %q, want mallory's comment ignored and reported", ld.Comment, ld.Warnings)
+		}
+	})
+	t.Run("watch adopts the Action's proved comment, not an unproved one", func(t *testing.T) {
+		t.Parallel()
+		r := newReads(t)
+		unproved := r.stateComment("github-actions", withStatus(state.StatusDone), false, "done")
+		proved := r.stateComment("github-actions", withStatus(state.StatusActive), true, "active")
+		obs := r.observe()
+		obs.ViewerLogin = "maintainer" // watch runs with the user's token
+		ld, err := State(context.Background(), r.gh, "octo", "app", 1, obs, Origin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ld.Comment == nil || ld.Comment.DatabaseID != proved || !strings.Contains(strings.Join(ld.Warnings, "\n"), fmt.Sprintf("comment %d", unproved)) {
+			t.Fatalf("adopted %v warnings %q, want %d adopted and %d ignored", ld.Comment, ld.Warnings, proved, unproved)
+		}
+		if !slices.Contains(obs.DriverLogins, "github-actions") {
+			t.Errorf("DriverLogins %v: the Action's posts would count as a person's (HY1)", obs.DriverLogins)
+		}
+	})
 }

@@ -38,7 +38,7 @@ func freshness(in Input, s Summary) string {
 }
 
 // ruleIDRe matches a rule id of docs/rules.md (W1, ST5, TR2…) as a word.
-var ruleIDRe = regexp.MustCompile(`\b(IN|SC|ST|TB|TR|DD|WF|HY|MG|CL|CI|SW|CV|EQ|B|E|H|J|R|S|T|W)([0-9]{1,2})\b`)
+var ruleIDRe = regexp.MustCompile(`\b(IN|SC|ST|TB|TR|DD|WF|HY|MG|CL|CI|SW|CV|EQ|LW|B|E|H|J|R|S|T|W)([0-9]{1,2})\b`)
 
 // linkRules links every rule id in an already escaped line to its entry
 // on the rules page; without a rules URL the line is returned unchanged.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/review-loop/review-loop/internal/cli"
 	"github.com/review-loop/review-loop/internal/report"
@@ -46,6 +47,9 @@ func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logg
 	self, err := os.Executable()
 	if err != nil {
 		return Result{}, err
+	}
+	if o.Watch {
+		return Result{}, demoWatch(ctx, sc, o, self, env, logger)
 	}
 	out := env.Stdout
 	fmt.Fprintln(out, demoHeader(sc.Name))
@@ -134,4 +138,41 @@ func inputsLine(in map[string]string) string {
 		return "(defaults)"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// demoWatch is `review-loop demo --watch`: the same world played through
+// the watch driver, as a terminal shows it, on the world's virtual clock
+// (an hour of engines' work in a few seconds), then the cost of it next
+// to the Action's for the same scenario.
+func demoWatch(ctx context.Context, sc sim.Scenario, o cli.DemoOptions, self string, env cli.Env, logger *slog.Logger) error {
+	out := env.Stdout
+	fmt.Fprintln(out, demoHeader(sc.Name)+" · through `review-loop watch`")
+	fmt.Fprintf(out, "%s\n\nA fake GitHub, a fake clock, a clone of the repository as yours would be:\n$ review-loop watch %s/%s#1\n\n",
+		wrap(sc.Description, 76), sc.Repository.Owner, sc.Repository.Name)
+	opts := WatchOptions{Options: Options{Self: []string{self}}, Out: out, TTY: o.TTY}
+	if o.Diagnostics {
+		opts.Log = logger
+	}
+	if o.TTY {
+		// On a terminal the live block is redrawn at each step: slow the
+		// virtual hour down enough to be seen.
+		opts.Pace = 40 * time.Millisecond
+	}
+	res, err := RunWatch(ctx, sc, opts)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop demo: %v\n", err)
+		return err
+	}
+	if res.Err != nil {
+		fmt.Fprintf(env.Stderr, "review-loop demo: watch: %v\n", res.Err)
+		return res.Err
+	}
+	fmt.Fprintf(out, "\n%s\nwatch: %d cycles, %d polls; %d requests counted against the rate limit, %d answered 304 Not Modified (free)\n",
+		strings.Repeat("═", 76), res.Watch.Cycles, res.Watch.Polls, res.Counted, res.NotModified)
+	if len(res.Problems) > 0 {
+		fmt.Fprintf(env.Stderr, "review-loop demo: the outcome differs from the scenario's expectation:\n  %s\n", strings.Join(res.Problems, "\n  "))
+		return errors.New("unexpected outcome")
+	}
+	fmt.Fprintln(out, "outcome matches the scenario's expectation ✓ — the status comment on the PR is the one the Action would continue")
+	return nil
 }

@@ -149,6 +149,8 @@ type run struct {
 	summary string
 	// gates is the merge gate on the head after each cycle.
 	gates []string
+	// watching is set when the loop runs through watch (watch.go).
+	watching bool
 	// decoded holds the state each status comment body seen so far
 	// decodes to: the runner reads the comment several times a cycle and
 	// it changes at most once, while decoding it (gunzip, JSON) was a
@@ -548,7 +550,8 @@ func (r *run) state() (state.State, bool) {
 func (r *run) statusComment() (state.State, string, bool) {
 	snap := r.w.Fake.PR(r.w.Owner, r.w.Repo, r.w.Number)
 	for _, c := range snap.Comments {
-		if !strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), sim.ActionsLogin) {
+		// The Action writes as its bot; watch as the user (LW1).
+		if a := strings.TrimSuffix(c.Author, "[bot]"); !strings.EqualFold(a, sim.ActionsLogin) && !(r.watching && strings.EqualFold(a, sim.TriggerLogin)) {
 			continue
 		}
 		if d := r.decode(c.Body); d.found && d.err == nil {

@@ -223,6 +223,9 @@ type Owner struct {
 	RunID     int64  `json:"run_id"`
 	Workflow  string `json:"workflow,omitempty"`
 	CommentID int64  `json:"comment_id,omitempty"`
+	// Driver is "watch" when `review-loop watch` created the comment,
+	// under its user's identity (LW1); empty for the Action's.
+	Driver string `json:"driver,omitempty"`
 }
 
 // Yield is a pause of the fixing half of the loop (HY1).
