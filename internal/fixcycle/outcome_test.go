@@ -122,7 +122,7 @@ func TestRule_TB9_TheStatusCommentSaysWhatTheCommitLeavesOutOncePerReason(t *tes
 // that tampered with the runner's file commands is not only "reverted".
 func TestRule_TB11_ARevertedFixNamesItsReasonOnItsRow(t *testing.T) {
 	t.Parallel()
-	why := "targeted test failed: the command changed the runner's file-command files GITHUB_ENV; they were restored (TB11)"
+	why := "targeted test failed: the command changed the runner's file-command files (TB11), which set later steps' environment and PATH; they were restored: GITHUB_ENV"
 	rows := Rows(triaged(), []fix.Result{{ID: "a", Outcome: fix.OutcomeReverted, Reason: why}, {ID: "b", Outcome: fix.OutcomeFailed, Reason: "no suggestion block to apply"}}, false)
 	if rows[0].Outcome != loop.OutcomeReverted || !strings.Contains(rows[0].Justification, "(TB11)") {
 		t.Errorf("reverted row %+v: want its reason", rows[0])

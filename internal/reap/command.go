@@ -51,7 +51,13 @@ type TamperError struct {
 }
 
 func (e *TamperError) Error() string {
-	return fmt.Sprintf("the command changed the runner's file-command files %s, which set later steps' environment and PATH; they were restored (TB11)", strings.Join(e.Files, ", "))
+	// The rule and what happened first, the files last: a reason shown
+	// on the PR is cut to a row's width, and runner paths are long.
+	names := make([]string, len(e.Files))
+	for i, f := range e.Files {
+		names[i] = filepath.Base(f)
+	}
+	return fmt.Sprintf("the command changed the runner's file-command files (TB11), which set later steps' environment and PATH; they were restored: %s", strings.Join(names, ", "))
 }
 
 type fileState struct {
