@@ -238,14 +238,22 @@ func TestAct_TB1_HardenedCopilotSuggestionIsPushedByPublish(t *testing.T) {
 	if n := strings.Count(r.Output, "(one commit): the cycle fixes"); n != 2 {
 		t.Errorf("%d jobs cloned the PR head for the fix, want prepare and publish\n%s", n, r.Output)
 	}
-	pushes := 0
+	// The fix commit is made through the Git database API (TB13): one
+	// fast-forward ref update, by the publish job's push token, and no
+	// git push at all.
 	for _, g := range w.fake.GitRequests() {
-		if g.Service == "git-receive-pack" && g.Method == "POST" {
-			pushes++
+		if g.Service == "git-receive-pack" {
+			t.Errorf("a git push (%s %s): the fix commit is made through the API only", g.Method, g.Service)
 		}
 	}
-	if pushes != 1 {
-		t.Errorf("%d pushes, want the publish job's one", pushes)
+	var updates []ghfake.Request
+	for _, q := range w.fake.Requests()[before:] {
+		if q.Method == "PATCH" && strings.Contains(q.Path, "/git/refs/heads/") {
+			updates = append(updates, q)
+		}
+	}
+	if len(updates) != 1 || updates[0].ReadOnly {
+		t.Errorf("ref updates %+v, want the publish job's one, with its push token", updates)
 	}
 
 	pr := w.fake.PR(owner, repoName, 1)

@@ -92,6 +92,11 @@ func TestAct_TheStartLabelStartsALoopAndOtherLabelsStartNoJob(t *testing.T) {
 	if n := len(w.fake.Requests()); n != 0 || ranJob(r) {
 		t.Errorf("the label bug started the job (%d requests); it should have been skipped:\n%s", n, r.Output)
 	}
+	// The start label asks for a loop only from someone who may give the
+	// start command (TB15): the maintainer who adds it may write.
+	if err := w.fake.SetPermission(owner, repoName, "maintainer", "write"); err != nil {
+		t.Fatal(err)
+	}
 	r = w.run("pull_request", labeledEvent(w, "review-loop"), runOptions{})
 	r.mustSucceed(t)
 	if _, st, ok := w.statusComment(); !ok || st.Status == "" {
