@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -149,5 +151,44 @@ func TestRule_EQ3_SeverityMarkersAreSchemaChecked(t *testing.T) {
 	// The built-in definitions load and pass the same check.
 	if _, err := engines.BuiltinSeverityMarkers(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// EQ3: the mapping is documented where a user looks, and the documents
+// say what the data says: each Go engine's "Severity (clean-at)" section
+// names the definition that holds it, and every row of its table is read
+// by the adapter, through that definition, as the row says.
+func TestRule_EQ3_TheSeverityDocsSayWhatTheDefinitionsSay(t *testing.T) {
+	body := map[string]func(string) string{
+		"bugbot":  func(w string) string { return "### t\n\n**" + w + "**\n\nbody" },
+		"claude":  func(w string) string { return "**" + w + "**\n\nbody" },
+		"copilot": func(w string) string { return strings.Trim(w, "`") + " body" },
+	}
+	row := regexp.MustCompile(`(?m)^\| ([^|]+?) \| (critical|high|medium|low) \|$`)
+	for _, name := range []string{"bugbot", "claude", "copilot"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", "engines", name+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, sec, ok := strings.Cut(string(b), "## Severity (clean-at)")
+		if !ok {
+			t.Errorf("docs/engines/%s.md has no Severity (clean-at) section", name)
+			continue
+		}
+		if i := strings.Index(sec, "\n## "); i >= 0 {
+			sec = sec[:i]
+		}
+		if !strings.Contains(sec, "`engines/defs/"+name+".yaml`") || !strings.Contains(sec, "`engine_severity_markers`") {
+			t.Errorf("docs/engines/%s.md does not say the mapping is in engines/defs/%s.yaml, engine_severity_markers", name, name)
+		}
+		rows := row.FindAllStringSubmatch(sec, -1)
+		if len(rows) == 0 {
+			t.Errorf("docs/engines/%s.md has no table of its severity words", name)
+		}
+		for _, r := range rows {
+			if got := parseFinding(t, name, body[name](r[1])).Severity; got != loop.Severity(r[2]) {
+				t.Errorf("docs/engines/%s.md says %q is %s; the definition reads %q", name, r[1], r[2], got)
+			}
+		}
 	}
 }
