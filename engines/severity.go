@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/review-loop/review-loop/engines/defs"
+	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/loop"
 )
 
@@ -147,6 +148,37 @@ func ParseSeverityMarkers(data []byte) (out map[string]SeverityMarkers, err erro
 		return nil, errors.Join(errs...)
 	}
 	return out, nil
+}
+
+// ApplySeverities reads the severity words a repository adds to one
+// engine's mapping (EQ3) on the root comment of each of the engine's
+// threads, after the adapter read its own: a marker found wins over the
+// definition's words, and sets the category when it names one; a finding
+// no marker of the repository's marks keeps what the adapter read.
+// Findings listed in a review body (no thread) keep theirs.
+func ApplySeverities(v *loop.EngineView, obs *github.Observation, ms SeverityMarkers) {
+	if obs == nil || len(ms) == 0 || len(v.Findings) == 0 {
+		return
+	}
+	roots := make(map[int64]string, len(obs.Threads))
+	for _, t := range obs.Threads {
+		if len(t.Comments) > 0 {
+			roots[t.Comments[0].DatabaseID] = t.Comments[0].Body
+		}
+	}
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		body, ok := roots[f.CommentID]
+		if !ok || f.CommentID == 0 {
+			continue
+		}
+		if s, cat := ms.Read(body); s != loop.SeverityUnknown {
+			f.Severity = s
+			if cat != "" {
+				f.Category = cat
+			}
+		}
+	}
 }
 
 // BuiltinSeverityMarkers are the built-in Go engines' severity markers,
