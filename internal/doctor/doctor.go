@@ -764,7 +764,9 @@ func checkWords(ctx context.Context, in DoctorInput, gh *github.Client) (texts, 
 // one line each: "engine · origin · severity (category): pattern", highest
 // first within an engine. Built-in first: the Go engines'
 // engine_severity_markers and the declarative definitions'
-// severity_markers and body sections; then the repository's definitions.
+// severity_markers and body sections; then the repository's definitions
+// and engine_severity_markers (read after the built-in ones, they win
+// where they match).
 // An engine that maps nothing is listed as counting as medium.
 func SeveritiesInForce(rc config.Repo) ([]string, error) {
 	builtin, err := engines.BuiltinSeverityMarkers()
@@ -791,7 +793,7 @@ func SeveritiesInForce(rc config.Repo) ([]string, error) {
 				out = append(out, line{d.Name, origin, loop.Severity(sec.Severity), sec.Category, "section «" + sec.Heading + "»"})
 			}
 		}
-		if len(out) == n {
+		if len(out) == n && len(rc.Severities[d.Name]) == 0 {
 			out = append(out, line{engine: d.Name, origin: origin})
 		}
 	}
@@ -805,6 +807,11 @@ func SeveritiesInForce(rc config.Repo) ([]string, error) {
 	}
 	for _, d := range rc.Definitions {
 		def(d, engines.OriginRepository)
+	}
+	for _, e := range slices.Sorted(maps.Keys(rc.Severities)) {
+		for _, m := range rc.Severities[e] {
+			out = append(out, line{e, engines.OriginRepository, m.Severity, m.Category, m.Pattern})
+		}
 	}
 	rank := func(s loop.Severity) int {
 		if i := slices.Index([]loop.Severity{loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow}, s); i >= 0 {

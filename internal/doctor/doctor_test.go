@@ -543,7 +543,8 @@ func TestRule_EQ3_DoctorListsTheSeverityMappingInForce(t *testing.T) {
 	t.Parallel()
 	d := newDoctorRepo(t)
 	d.config = "engines:\n  - name: mybot\n    author:\n      logins: [my-bot]\n    severity_markers:\n      - pattern: '\\[blocker\\]'\n        severity: critical\n" +
-		"  - name: quietbot\n    author:\n      logins: [quiet-bot]\n"
+		"  - name: quietbot\n    author:\n      logins: [quiet-bot]\n" +
+		"engine_severity_markers:\n  bugbot:\n    - pattern: '\\*\\*Blocker\\*\\*'\n      severity: critical\n      category: blocker\n"
 	d.build(t)
 	checks := Doctor(context.Background(), d.input(adminToken))
 	c, ok := statuses(checks)["engine severities"]
@@ -561,6 +562,7 @@ func TestRule_EQ3_DoctorListsTheSeverityMappingInForce(t *testing.T) {
 		"gemini · built-in · critical:",
 		`mybot · repository · critical: \[blocker\]`,
 		"quietbot · repository · states none: counts as medium",
+		`bugbot · repository · critical (blocker): \*\*Blocker\*\*`,
 	} {
 		if !strings.Contains(c.Detail, want) {
 			t.Errorf("doctor's severities lack %q:\n%s", want, c.Detail)
