@@ -160,19 +160,19 @@ func ApplySeverities(v *loop.EngineView, obs *github.Observation, ms SeverityMar
 	if obs == nil || len(ms) == 0 || len(v.Findings) == 0 {
 		return
 	}
-	roots := make(map[int64]string, len(obs.Threads))
+	roots := make(map[string]github.ReviewComment, len(obs.Threads))
 	for _, t := range obs.Threads {
-		if len(t.Comments) > 0 {
-			roots[t.Comments[0].DatabaseID] = t.Comments[0].Body
+		if len(t.Comments) > 0 && t.NodeID != "" {
+			roots[t.NodeID] = t.Comments[0]
 		}
 	}
 	for i := range v.Findings {
 		f := &v.Findings[i]
-		body, ok := roots[f.CommentID]
-		if !ok || f.CommentID == 0 {
+		root, ok := roots[f.ThreadID]
+		if !ok || f.ThreadID == "" || root.DatabaseID != f.CommentID {
 			continue
 		}
-		if s, cat := ms.Read(body); s != loop.SeverityUnknown {
+		if s, cat := ms.Read(root.Body); s != loop.SeverityUnknown {
 			f.Severity = s
 			if cat != "" {
 				f.Category = cat
