@@ -134,7 +134,9 @@ func ParseSeverityMarkers(data []byte) (out map[string]SeverityMarkers, err erro
 			default:
 				m.re = re
 			}
-			if !slices.Contains(severityScale, m.Severity) {
+			if _, given := fields["severity"]; !given {
+				bad("%s.severity: missing (one of %s)", at, strings.Join(scale, ", "))
+			} else if !slices.Contains(severityScale, m.Severity) {
 				bad("%s.severity: %q is not on the scale (%s)", at, fmt.Sprint(fields["severity"]), strings.Join(scale, ", "))
 			}
 			if _, given := fields["category"]; given && !textNameRE.MatchString(m.Category) {

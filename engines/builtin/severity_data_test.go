@@ -124,6 +124,7 @@ func TestRule_EQ3_SeverityMarkersAreSchemaChecked(t *testing.T) {
     - pattern: 'y'
       severity: unknown
     - just a word
+    - pattern: 'z'
   Bad_Name:
     - pattern: 'x'
       severity: low
@@ -141,6 +142,7 @@ func TestRule_EQ3_SeverityMarkersAreSchemaChecked(t *testing.T) {
 		`engine_severity_markers.bugbot[3].category: "a\nb" must be lower-case letters, digits and dashes`,
 		`engine_severity_markers.bugbot[4].severity: "unknown" is not on the scale`,
 		`engine_severity_markers.bugbot[5]: a marker ({pattern, severity, category})`,
+		`engine_severity_markers.bugbot[6].severity: missing (one of critical, high, medium, low)`,
 		`engine_severity_markers.Bad_Name: an engine name is lower-case letters, digits and dashes`,
 		`engine_severity_markers.claude: a list of markers`,
 	} {
