@@ -81,6 +81,10 @@ type Env struct {
 	// Texts are the phrases the repository's config adds to each engine's
 	// words (S12), read on the engine's own posts after its adapter.
 	Texts map[string][]TextPattern
+	// Severities are the severity words the repository's config adds to
+	// each engine's mapping (EQ3), read on the engine's findings after
+	// its adapter.
+	Severities map[string]SeverityMarkers
 }
 
 // PRRef names the pull request a trigger targets.

@@ -244,6 +244,11 @@ func mapKeysOf[V any](m map[string]V) func(func(string) bool) {
 // BuiltinTexts are the built-in engines' texts, from engines/defs/,
 // per engine.
 var BuiltinTexts = sync.OnceValues(func() (map[string][]TextPattern, error) {
+	// The severity markers beside the texts load and are checked with
+	// them (EQ3): a bad mapping is a definition that does not load.
+	if _, err := BuiltinSeverityMarkers(); err != nil {
+		return nil, err
+	}
 	files, err := fs.Glob(defs.FS, "*.yaml")
 	if err != nil {
 		return nil, err

@@ -446,7 +446,6 @@ func (*Bugbot) Trigger(ctx context.Context, gh engines.GitHub, pr engines.PRRef)
 var (
 	titleRE    = regexp.MustCompile(`(?m)^[ \t]*###[ \t]+(.+?)[ \t]*$`)
 	oldTitleRE = regexp.MustCompile(`<h3>\s*(?:Bug:\s*)?(.+?)\s*</h3>`)
-	severityRE = regexp.MustCompile(`(?i)\*\*\s*(critical|high|medium|low)\s+severity\s*\*\*`)
 	descRE     = regexp.MustCompile(`(?s)<!--\s*DESCRIPTION START\s*-->(.*?)<!--\s*DESCRIPTION END\s*-->`)
 	bugIDRE    = regexp.MustCompile(`<!--\s*BUGBOT_BUG_ID:\s*([^\s>]+)\s*-->`)
 	locsRE     = regexp.MustCompile(`(?s)<!--\s*LOCATIONS START(.*?)LOCATIONS END\s*-->`)
@@ -454,16 +453,10 @@ var (
 	cleanRE    = regexp.MustCompile(`(?i)found no (?:new )?(?:potential )?(?:issues|bugs)`)
 )
 
-// SeverityWords maps the word of Bugbot's "**High Severity**" line
-// (lower-cased) to the one severity scale (EQ3's clean-at floor, the
-// triage patterns). Samples: testdata/engines/bugbot/01-… (High), 02-…
-// (Medium); Low is documented by Cursor and seen in the wild.
-var SeverityWords = map[string]loop.Severity{
-	"critical": loop.SeverityCritical,
-	"high":     loop.SeverityHigh,
-	"medium":   loop.SeverityMedium,
-	"low":      loop.SeverityLow,
-}
+// severityMarkers are Bugbot's severity words ("**High Severity**") and
+// where each lands on the one scale (EQ3's clean-at floor, the triage
+// patterns): data, in engines/defs/bugbot.yaml.
+var severityMarkers = engines.BuiltinSeverity(Name)
 
 // ParseFinding reads one Bugbot inline comment by its markers (ST4). Missing
 // markers leave fields empty and the severity unknown.
@@ -476,9 +469,7 @@ func ParseFinding(body string) engines.Parsed {
 	} else {
 		p.Title = engines.Title(body)
 	}
-	if m := severityRE.FindStringSubmatch(body); m != nil {
-		p.Severity = SeverityWords[strings.ToLower(m[1])]
-	}
+	p.Severity, _ = severityMarkers.Read(body)
 	if m := descRE.FindStringSubmatch(body); m != nil {
 		p.Body = strings.TrimSpace(m[1])
 	} else {

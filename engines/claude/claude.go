@@ -589,37 +589,21 @@ func ParseComment(body string) Comment {
 	return c
 }
 
-var managedSeverityRE = regexp.MustCompile(`(?m)^\s*(?:\*\*)?\s*(🔴|🟡|🟣)\s*(Important|Nit|Pre-existing)?`)
+// severityMarkers are the managed Code Review's severity markers and
+// where each lands on the one scale (EQ3's clean-at floor, the triage
+// patterns), with the marker's word as the category: data, in
+// engines/defs/claude.yaml. A comment of claude-code-action carries
+// none: unknown, which counts as medium.
+var severityMarkers = engines.BuiltinSeverity(Name)
 
 // ParseFinding reads a Claude inline comment: a brief description with an
 // optional suggestion block (kept in the body). The managed service's
-// documented markers (🔴 Important, 🟡 Nit, 🟣 Pre-existing) set a severity;
+// documented markers set a severity and a category (severityMarkers);
 // anything else is unknown.
 func ParseFinding(body string) engines.Parsed {
-	p := engines.Parsed{Title: engines.Title(body), Body: body, Severity: loop.SeverityUnknown}
-	if m := managedSeverityRE.FindStringSubmatch(body); m != nil {
-		if w, ok := SeverityMarks[m[1]]; ok {
-			p.Severity, p.Category = w.Severity, w.Category
-		}
-	}
+	p := engines.Parsed{Title: engines.Title(body), Body: body}
+	p.Severity, p.Category = severityMarkers.Read(body)
 	return p
-}
-
-// SeverityMark is what one of Claude's severity markers means.
-type SeverityMark struct {
-	Severity loop.Severity
-	Category string
-}
-
-// SeverityMarks maps the managed Code Review's severity markers (🔴
-// Important, 🟡 Nit, 🟣 Pre-existing; testdata/engines/claude/05-…) to the
-// one severity scale (EQ3's clean-at floor, the triage patterns). A
-// comment of claude-code-action carries none: unknown, which counts as
-// medium.
-var SeverityMarks = map[string]SeverityMark{
-	"🔴": {loop.SeverityHigh, "important"},
-	"🟡": {loop.SeverityLow, "nit"},
-	"🟣": {loop.SeverityLow, "pre-existing"},
 }
 
 // Severity is the managed check run's machine-readable severity line.

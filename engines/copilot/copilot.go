@@ -394,15 +394,16 @@ func atoiOrZero(s string) int {
 	return n
 }
 
-var priorityRE = regexp.MustCompile(`^\s*(?:\*\s*)?P([0-3])\s*:`)
+// severityMarkers are the "P0:"–"P3:" priorities an inline comment may
+// open with, and where each lands on the one scale (EQ3's clean-at
+// floor): data, in engines/defs/copilot.yaml.
+var severityMarkers = engines.BuiltinSeverity(Name)
 
 // ParseComment reads a Copilot inline comment: plain prose with an optional
 // suggestion block, which is kept in the body. There is no severity marker,
-// except an occasional "P0:"–"P3:" prefix.
+// except an occasional priority (severityMarkers).
 func ParseComment(body string) engines.Parsed {
-	p := engines.Parsed{Title: engines.Title(body), Body: body, Severity: loop.SeverityUnknown}
-	if m := priorityRE.FindStringSubmatch(body); m != nil {
-		p.Severity = []loop.Severity{loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow}[m[1][0]-'0']
-	}
+	p := engines.Parsed{Title: engines.Title(body), Body: body}
+	p.Severity, _ = severityMarkers.Read(body)
 	return p
 }

@@ -157,5 +157,6 @@ func (c *prCycle) keepChangedChars() {
 func (c *prCycle) engineEnv() engines.Env {
 	env := observe.EngineEnv(c.obs, c.st, c.cfg.TriggerToken != "", c.Now())
 	env.Texts = c.repoCfg.Texts
+	env.Severities = c.repoCfg.Severities
 	return env
 }

@@ -38,6 +38,9 @@ type Repo struct {
 	// Texts are the `engine_texts` the repository adds to each engine's
 	// words: proof, quota, error, skip (S12).
 	Texts map[string][]engines.TextPattern
+	// Severities are the `engine_severity_markers` the repository adds
+	// to each engine's severity mapping (EQ3).
+	Severities map[string]engines.SeverityMarkers
 
 	// CleanAt is the `clean_at` severity floor (EQ3), "" when unset; the
 	// clean-at input, when given, wins over it.
@@ -91,6 +94,9 @@ func ParseRepo(raw []byte, file string) (rc Repo, err error) {
 	// definition only, named by their path.
 	problems = append(problems, newProblems(problems, unknownKeys(top, "engines"))...)
 	if rc.Texts, err = engines.ParseEngineTexts(raw, engines.OriginRepository); err != nil {
+		problems = append(problems, ProblemLines(err)...)
+	}
+	if rc.Severities, err = engines.ParseSeverityMarkers(raw); err != nil {
 		problems = append(problems, ProblemLines(err)...)
 	}
 	if rc.Catalogue, err = triage.LoadCatalogue(raw); err != nil {
@@ -182,6 +188,11 @@ func BuildRegistry(cfg Config, rc Repo) (*engines.Registry, error) {
 	for _, e := range slices.Sorted(maps.Keys(rc.Texts)) {
 		if _, ok := r.Lookup(e); !ok {
 			errs = append(errs, fmt.Errorf("engine_texts.%s: unknown engine (known: %s)", e, strings.Join(r.Names(), ", ")))
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(rc.Severities)) {
+		if _, ok := r.Lookup(e); !ok {
+			errs = append(errs, fmt.Errorf("engine_severity_markers.%s: unknown engine (known: %s)", e, strings.Join(r.Names(), ", ")))
 		}
 	}
 	if len(errs) > 0 {

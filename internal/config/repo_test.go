@@ -19,7 +19,7 @@ func TestRule_C2_UnknownConfigKeyIsAnErrorWithDidYouMean(t *testing.T) {
 		{"sharedpaths: [src/lib/**]\n", `did you mean shared_paths?`},
 		{"pattern:\n  - id: x\n", `pattern: unknown key (did you mean patterns?`},
 		{"price:\n  bugbot: 1\n", `did you mean prices?`},
-		{"colour: blue\n", `colour: unknown key (known: clean_at, engine_texts, engines, paths_ignore, patterns, prices, shared_paths)`},
+		{"colour: blue\n", `colour: unknown key (known: clean_at, engine_severity_markers, engine_texts, engines, paths_ignore, patterns, prices, shared_paths)`},
 	} {
 		_, err := ParseRepo([]byte(tc.doc), configFile)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -19,7 +19,7 @@ import (
 // fields of engine definitions and patterns; the action's inputs are
 // kebab-case as GitHub's are. docs/review-loop.schema.json lists the same
 // keys (checked by a test); any other key is an error, never ignored.
-var repoConfigKeys = []string{"clean_at", "engine_texts", "engines", "paths_ignore", "patterns", "prices", "shared_paths"}
+var repoConfigKeys = []string{"clean_at", "engine_severity_markers", "engine_texts", "engines", "paths_ignore", "patterns", "prices", "shared_paths"}
 
 // RepoKeys returns the top-level keys of the repository config file.
 func RepoKeys() []string { return slices.Clone(repoConfigKeys) }

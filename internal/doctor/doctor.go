@@ -25,6 +25,7 @@ import (
 	"github.com/review-loop/review-loop/internal/config"
 	"github.com/review-loop/review-loop/internal/evidence"
 	"github.com/review-loop/review-loop/internal/github"
+	"github.com/review-loop/review-loop/internal/loop"
 )
 
 // This file is `review-loop doctor`: a read-only checklist of what a
@@ -125,7 +126,9 @@ func Doctor(ctx context.Context, in DoctorInput) []DoctorCheck {
 	add(checkRulesets(ctx, in, gh, recent))
 	add(checkMergeGate(ctx, in, gh))
 	add(checkConfig(ctx, in, gh))
-	add(checkTexts(ctx, in, gh))
+	texts, severities := checkWords(ctx, in, gh)
+	add(texts)
+	add(severities)
 	return out
 }
 
@@ -720,28 +723,120 @@ func WriteDoctor(w io.Writer, repo string, checks []DoctorCheck) bool {
 	return ok
 }
 
-// checkTexts lists the engines' words in force (S12): the built-in
-// patterns of engines/defs/ and the repository's engine_texts, each with
-// its engine, class, origin and kind, so a maintainer sees what proves a
-// review and what is an exception before the loop reads one.
-func checkTexts(ctx context.Context, in DoctorInput, gh *github.Client) DoctorCheck {
+// checkWords lists the engines' words in force: their texts (S12), the
+// built-in patterns of engines/defs/ and the repository's engine_texts,
+// each with its engine, class, origin and kind, so a maintainer sees what
+// proves a review and what is an exception before the loop reads one;
+// and their severity mapping (EQ3), what each engine's severity words
+// mean on the one scale the clean-at floor compares. The config is read
+// once for both.
+func checkWords(ctx context.Context, in DoctorInput, gh *github.Client) (texts, severities DoctorCheck) {
 	c := DoctorCheck{Name: "engine texts", Status: DoctorOK}
+	sc := DoctorCheck{Name: "engine severities", Status: DoctorOK}
 	var rc config.Repo
 	if raw, found, err := gh.FileContent(ctx, in.Owner, in.Repo, in.ConfigFile, ""); err == nil && found {
 		var perr error
 		if rc, perr = config.ParseRepo(raw, in.ConfigFile); perr != nil {
 			c.Status, c.Detail = DoctorUnknown, "the config file does not parse (see config); the built-in texts only"
+			sc.Status, sc.Detail = DoctorUnknown, "the config file does not parse (see config); the built-in engines only"
 		}
 	}
 	lines, err := TextsInForce(rc)
 	if err != nil {
 		c.Status, c.Detail = DoctorMissing, err.Error()
 		c.Fix = "report it: the built-in engine definitions do not load"
-		return c
+	} else {
+		c.Detail = strings.TrimSpace(c.Detail+fmt.Sprintf(" %d in force (proof, then the exceptions, which always win):", len(lines))) +
+			"\n    " + strings.Join(lines, "\n    ")
 	}
-	c.Detail = strings.TrimSpace(c.Detail+fmt.Sprintf(" %d in force (proof, then the exceptions, which always win):", len(lines))) +
-		"\n    " + strings.Join(lines, "\n    ")
-	return c
+	sev, err := SeveritiesInForce(rc)
+	if err != nil {
+		sc.Status, sc.Detail = DoctorMissing, err.Error()
+		sc.Fix = "report it: the built-in engine definitions do not load"
+	} else {
+		sc.Detail = strings.TrimSpace(sc.Detail+fmt.Sprintf(" %d in force, per engine, highest first (an engine that states none counts as medium for clean-at):", len(sev))) +
+			"\n    " + strings.Join(sev, "\n    ")
+	}
+	return c, sc
+}
+
+// SeveritiesInForce lists every engine's severity mapping in force (EQ3),
+// one line each: "engine · origin · severity (category): pattern", highest
+// first within an engine. Built-in first: the Go engines'
+// engine_severity_markers and the declarative definitions'
+// severity_markers and body sections; then the repository's definitions
+// and engine_severity_markers (read after the built-in ones, they win
+// where they match).
+// An engine that maps nothing is listed as counting as medium.
+func SeveritiesInForce(rc config.Repo) ([]string, error) {
+	builtin, err := engines.BuiltinSeverityMarkers()
+	if err != nil {
+		return nil, err
+	}
+	defs, err := declarative.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	type line struct {
+		engine, origin string
+		sev            loop.Severity
+		category, text string
+	}
+	var out []line
+	def := func(d declarative.Definition, origin string) {
+		n := len(out)
+		for _, m := range d.SeverityMarkers {
+			out = append(out, line{d.Name, origin, loop.Severity(m.Severity), "", m.Pattern})
+		}
+		for _, sec := range d.BodySections {
+			if sec.Severity != "" {
+				out = append(out, line{d.Name, origin, loop.Severity(sec.Severity), sec.Category, "section «" + sec.Heading + "»"})
+			}
+		}
+		if len(out) == n && len(rc.Severities[d.Name]) == 0 {
+			out = append(out, line{engine: d.Name, origin: origin})
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(builtin)) {
+		for _, m := range builtin[e] {
+			out = append(out, line{e, engines.OriginBuiltin, m.Severity, m.Category, m.Pattern})
+		}
+	}
+	for _, d := range defs {
+		def(d, engines.OriginBuiltin)
+	}
+	for _, d := range rc.Definitions {
+		def(d, engines.OriginRepository)
+	}
+	for _, e := range slices.Sorted(maps.Keys(rc.Severities)) {
+		for _, m := range rc.Severities[e] {
+			out = append(out, line{e, engines.OriginRepository, m.Severity, m.Category, m.Pattern})
+		}
+	}
+	rank := func(s loop.Severity) int {
+		if i := slices.Index([]loop.Severity{loop.SeverityCritical, loop.SeverityHigh, loop.SeverityMedium, loop.SeverityLow}, s); i >= 0 {
+			return i
+		}
+		return 4
+	}
+	slices.SortStableFunc(out, func(a, b line) int {
+		if c := strings.Compare(a.engine, b.engine); c != 0 {
+			return c
+		}
+		return rank(a.sev) - rank(b.sev)
+	})
+	s := make([]string, len(out))
+	for i, l := range out {
+		switch {
+		case l.sev == "":
+			s[i] = fmt.Sprintf("%s · %s · states none: counts as medium", l.engine, l.origin)
+		case l.category != "":
+			s[i] = fmt.Sprintf("%s · %s · %s (%s): %s", l.engine, l.origin, l.sev, l.category, l.text)
+		default:
+			s[i] = fmt.Sprintf("%s · %s · %s: %s", l.engine, l.origin, l.sev, l.text)
+		}
+	}
+	return s, nil
 }
 
 // TextsInForce lists every engine's words in force, one line each:

@@ -533,3 +533,48 @@ func TestRule_S12_DoctorListsTheTextsInForce(t *testing.T) {
 		t.Errorf("the checklist does not print the texts:\n%s", out.String())
 	}
 }
+
+// EQ3: doctor lists the severity mapping in force per engine: the Go
+// engines' engine_severity_markers and the declarative definitions'
+// severity_markers and body sections, built-in and the repository's,
+// each with the place on the scale it maps to; an engine that states no
+// severity is listed as counting as medium.
+func TestRule_EQ3_DoctorListsTheSeverityMappingInForce(t *testing.T) {
+	t.Parallel()
+	d := newDoctorRepo(t)
+	d.config = "engines:\n  - name: mybot\n    author:\n      logins: [my-bot]\n    severity_markers:\n      - pattern: '\\[blocker\\]'\n        severity: critical\n" +
+		"  - name: quietbot\n    author:\n      logins: [quiet-bot]\n" +
+		"engine_severity_markers:\n  bugbot:\n    - pattern: '\\*\\*Blocker\\*\\*'\n      severity: critical\n      category: blocker\n"
+	d.build(t)
+	checks := Doctor(context.Background(), d.input(adminToken))
+	c, ok := statuses(checks)["engine severities"]
+	if !ok || c.Status != DoctorOK {
+		t.Fatalf("engine severities: %+v", c)
+	}
+	for _, want := range []string{
+		`bugbot · built-in · critical: (?i)\*\*\s*critical\s+severity\s*\*\*`,
+		`bugbot · built-in · low: (?i)\*\*\s*low\s+severity\s*\*\*`,
+		"claude · built-in · high (important): (?m)^\\s*(?:\\*\\*)?\\s*🔴",
+		"claude · built-in · low (pre-existing):",
+		"copilot · built-in · critical: ^\\s*(?:\\*\\s*)?P0\\s*:",
+		"coderabbit · built-in · high: _🟠 Major_",
+		"coderabbit · built-in · low (🧹 Nitpick): section «Nitpick comments»",
+		"gemini · built-in · critical:",
+		`mybot · repository · critical: \[blocker\]`,
+		"quietbot · repository · states none: counts as medium",
+		`bugbot · repository · critical (blocker): \*\*Blocker\*\*`,
+	} {
+		if !strings.Contains(c.Detail, want) {
+			t.Errorf("doctor's severities lack %q:\n%s", want, c.Detail)
+		}
+	}
+	// Highest first within an engine.
+	if strings.Index(c.Detail, "bugbot · built-in · critical") > strings.Index(c.Detail, "bugbot · built-in · low") {
+		t.Errorf("bugbot's markers are not highest first:\n%s", c.Detail)
+	}
+	var out bytes.Buffer
+	WriteDoctor(&out, "octo/app", checks)
+	if !strings.Contains(out.String(), "engine severities:") {
+		t.Errorf("the checklist does not print the severities:\n%s", out.String())
+	}
+}

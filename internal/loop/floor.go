@@ -10,9 +10,9 @@ import (
 // active: they block neither an engine's CLEAN nor the merge gate, and
 // are not fixed. The default, any, keeps every finding active. Each
 // engine's own severity words are mapped to the one scale by its
-// definition (engines/defs/*.yaml severity_markers, and the built-in
-// adapters' severity tables); a finding whose engine states no severity
-// counts as medium.
+// definition (engines/defs/*.yaml: a declarative engine's
+// severity_markers, a Go engine's engine_severity_markers); a finding
+// whose engine states no severity counts as medium.
 
 // ParseCleanAt reads the clean-at input: any (or empty) is no floor.
 func ParseCleanAt(s string) (Severity, error) {

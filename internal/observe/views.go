@@ -43,7 +43,8 @@ func engineTriggers(st state.State) map[string]engines.Trigger {
 
 // Views appends to dst each selected engine's view of obs, in order,
 // with the phrases the repository adds to the engine's words read on its
-// own posts (S12).
+// own posts (S12), and the severity words it adds read on its findings
+// (EQ3).
 func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observation, env engines.Env) []loop.EngineView {
 	for _, e := range selected {
 		v := e.Observe(obs, env)
@@ -52,6 +53,7 @@ func Views(dst []loop.EngineView, selected []engines.Engine, obs *github.Observa
 				engines.ApplyTexts(&v, obs, a.EngineAuthor(), ps)
 			}
 		}
+		engines.ApplySeverities(&v, obs, env.Severities[v.Engine])
 		dst = append(dst, v)
 	}
 	return dst
