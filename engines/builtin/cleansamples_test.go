@@ -141,8 +141,11 @@ func TestRule_S10_EveryCleanSampleIsPlayedOrExcluded(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if strings.TrimSpace(c.Reason) == "" || c.Post != "" || c.Template != "" {
-			t.Errorf("clean.yaml excluded %s: an excluded text gives its reason and nothing to play", c)
+		if strings.TrimSpace(c.Reason) == "" || (c.Post == "") != (c.Template == "") || len(c.Shas) > 0 || c.Line != "" {
+			t.Errorf("clean.yaml excluded %s: an excluded text gives its reason, and a post and a template to play it not clean, or neither", c)
+		}
+		if c.Post != "" && !slices.Contains(cleanPosts, c.Post) {
+			t.Errorf("clean.yaml excluded %s: post %q, want one of %v", c, c.Post, cleanPosts)
 		}
 		if !declaredClean(mn) {
 			t.Errorf("clean.yaml excluded %s: the S9 table does not declare it a clean review; drop it from the list", c)

@@ -52,8 +52,9 @@ var cleanPosts = map[string]func(r *sim.Round, text string){
 	"comment": func(r *sim.Round, text string) { r.Automation, r.Comments = "", []string{text} },
 }
 
-// cleanSamples reads the played texts of testdata/engines/clean.yaml.
-func cleanSamples(t *testing.T) []cleanSample {
+// cleanSamples reads the played texts of testdata/engines/clean.yaml,
+// and the excluded texts it plays to show they are not clean.
+func cleanSamples(t *testing.T) (played, notClean []cleanSample) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "engines", "clean.yaml"))
 	if err != nil {
@@ -69,7 +70,13 @@ func cleanSamples(t *testing.T) []cleanSample {
 	if len(f.Played) == 0 {
 		t.Fatal("testdata/engines/clean.yaml plays no text")
 	}
-	return f.Played
+	for _, c := range f.Excluded {
+		if c.Post != "" {
+			c.Reason = ""
+			notClean = append(notClean, c)
+		}
+	}
+	return f.Played, notClean
 }
 
 var nonWord = regexp.MustCompile(`[^a-zA-Z0-9]+`)
@@ -178,7 +185,8 @@ func TestRule_S10_EveryRealCleanSampleEndsTheLoopClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cleanSamples(t) {
+	played, _ := cleanSamples(t)
+	for _, c := range played {
 		t.Run(fmt.Sprintf("%s#%d", c.Sample, c.Block), func(t *testing.T) {
 			t.Parallel()
 			engine, _, _ := strings.Cut(c.Sample, "/")
@@ -186,6 +194,32 @@ func TestRule_S10_EveryRealCleanSampleEndsTheLoopClean(t *testing.T) {
 			if res.Outcome.EndReason != "clean" || res.Outcome.Verdicts[engine] != "CLEAN" || len(res.Problems) > 0 {
 				t.Errorf("the real clean review %s played after a fix push: end reason %q, %s %s; want clean\n%s\n%s",
 					c, res.Outcome.EndReason, engine, res.Outcome.Verdicts[engine], strings.Join(res.Problems, "\n"), res.Report)
+			}
+		})
+	}
+}
+
+// TestRule_S10_ExcludedReviewsWithFindingsDoNotEndClean plays the texts
+// clean.yaml excludes as reviews with findings the same way: each must
+// not end the loop clean (a false CLEAN, RULES S8), so the reason given
+// for leaving it out is shown, not only stated.
+func TestRule_S10_ExcludedReviewsWithFindingsDoNotEndClean(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, notClean := cleanSamples(t)
+	if len(notClean) == 0 {
+		t.Fatal("clean.yaml plays no excluded text")
+	}
+	for _, c := range notClean {
+		t.Run(fmt.Sprintf("%s#%d", c.Sample, c.Block), func(t *testing.T) {
+			t.Parallel()
+			engine, _, _ := strings.Cut(c.Sample, "/")
+			res := playCleanSample(t, self, c)
+			if res.Outcome.EndReason == "clean" || res.Outcome.Verdicts[engine] == "CLEAN" || slices.ContainsFunc(res.Problems, func(p string) bool { return strings.Contains(p, "no engine posted") }) {
+				t.Errorf("%s, excluded as a review with findings, played after a fix push: end reason %q, %s %s; want no clean end, the text posted\n%s",
+					c, res.Outcome.EndReason, engine, res.Outcome.Verdicts[engine], strings.Join(res.Problems, "\n"))
 			}
 		})
 	}
