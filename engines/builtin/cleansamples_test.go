@@ -57,8 +57,10 @@ func loadCleanTexts(t *testing.T) cleanTexts {
 // declaredClean reports whether the S9 table declares a text a clean
 // review: a finished review (by an allow-listed kind or by structure)
 // that states no open finding — a count of 0, or no count, where the
-// judge (J1) or the inline comments decide — or a text that states 0
-// findings and so can prove a clean review only by structure (S10).
+// judge (J1) or the inline comments decide — or a text that can prove a
+// clean review only by structure (S10): one that states 0 findings, or a
+// CodeRabbit walkthrough, whose recent-review block naming the head is
+// all a clean incremental review leaves.
 func declaredClean(mn meaning) bool {
 	if mn.quota || mn.block < 0 {
 		return false
@@ -67,7 +69,7 @@ func declaredClean(mn meaning) bool {
 	case finished, structural:
 		return mn.stated <= 0
 	case notProof:
-		return mn.stated == 0
+		return mn.stated == 0 || mn.kind == "walkthrough"
 	}
 	return false
 }
@@ -141,7 +143,7 @@ func TestRule_S10_EveryCleanSampleIsPlayedOrExcluded(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if strings.TrimSpace(c.Reason) == "" || (c.Post == "") != (c.Template == "") || len(c.Shas) > 0 || c.Line != "" {
+		if strings.TrimSpace(c.Reason) == "" || (c.Post == "") != (c.Template == "") || c.Line != "" {
 			t.Errorf("clean.yaml excluded %s: an excluded text gives its reason, and a post and a template to play it not clean, or neither", c)
 		}
 		if c.Post != "" && !slices.Contains(cleanPosts, c.Post) {
@@ -163,7 +165,7 @@ func TestRule_S10_EveryCleanSampleIsPlayedOrExcluded(t *testing.T) {
 				continue
 			}
 			if _, ok := listed[id{key, mn.block, ""}]; !ok {
-				t.Errorf("%s block %d: a review the S9 table says states no open finding (%s, kind %s, stated %d), which testdata/engines/clean.yaml neither plays nor excludes with a reason",
+				t.Errorf("%s block %d: the S9 table reads it as a possible clean review (%s, kind %s, stated %d), which testdata/engines/clean.yaml neither plays nor excludes with a reason",
 					key, mn.block, mn.verdict, mn.kind, mn.stated)
 			}
 		}

@@ -199,11 +199,12 @@ func TestRule_S10_EveryRealCleanSampleEndsTheLoopClean(t *testing.T) {
 	}
 }
 
-// TestRule_S10_ExcludedReviewsWithFindingsDoNotEndClean plays the texts
-// clean.yaml excludes as reviews with findings the same way: each must
-// not end the loop clean (a false CLEAN, RULES S8), so the reason given
-// for leaving it out is shown, not only stated.
-func TestRule_S10_ExcludedReviewsWithFindingsDoNotEndClean(t *testing.T) {
+// TestRule_S10_ExcludedTextsPlayedDoNotEndClean plays the texts
+// clean.yaml excludes with a post and a template (reviews with findings,
+// walkthroughs of a paused or running review) the same way: each must
+// not end the loop clean (that would be a false CLEAN, RULES S8), so the
+// reason given for leaving it out is shown, not only stated.
+func TestRule_S10_ExcludedTextsPlayedDoNotEndClean(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -217,8 +218,9 @@ func TestRule_S10_ExcludedReviewsWithFindingsDoNotEndClean(t *testing.T) {
 			t.Parallel()
 			engine, _, _ := strings.Cut(c.Sample, "/")
 			res := playCleanSample(t, self, c)
+			t.Logf("%s: end reason %q, %s %s", c, res.Outcome.EndReason, engine, res.Outcome.Verdicts[engine])
 			if res.Outcome.EndReason == "clean" || res.Outcome.Verdicts[engine] == "CLEAN" || slices.ContainsFunc(res.Problems, func(p string) bool { return strings.Contains(p, "no engine posted") }) {
-				t.Errorf("%s, excluded as a review with findings, played after a fix push: end reason %q, %s %s; want no clean end, the text posted\n%s",
+				t.Errorf("%s, excluded from the clean texts, played after a fix push: end reason %q, %s %s; want no clean end, the text posted\n%s",
 					c, res.Outcome.EndReason, engine, res.Outcome.Verdicts[engine], strings.Join(res.Problems, "\n"))
 			}
 		})
