@@ -160,6 +160,24 @@ func (w *World) Check(o Outcome) []string {
 			add("no comment by the action contains %q", want)
 		}
 	}
+	for _, want := range x.EnginePosted {
+		var bodies []string
+		for _, r := range snap.Reviews {
+			bodies = append(bodies, r.Body)
+		}
+		for _, c := range snap.Comments {
+			if !strings.EqualFold(strings.TrimSuffix(c.Author, "[bot]"), ActionsLogin) {
+				bodies = append(bodies, c.Body)
+			}
+		}
+		for _, c := range snap.CheckRuns {
+			bodies = append(bodies, c.Summary)
+		}
+		if !slices.ContainsFunc(bodies, func(b string) bool { return holdsLines(b, want) }) {
+			first, _, _ := strings.Cut(strings.TrimSpace(want), "\n")
+			add("no engine posted the text starting %q", first)
+		}
+	}
 	if x.YieldAfterOutsidePush > 0 {
 		w.mu.Lock()
 		heads := slices.Clone(w.heads)
@@ -313,4 +331,15 @@ func (w *World) quotaTriggers(engines []string) []string {
 		}
 	}
 	return out
+}
+
+// holdsLines reports whether body holds every line of want that carries
+// no placeholder ({{head}}, {{from}}: the engine wrote a commit there).
+func holdsLines(body, want string) bool {
+	for _, l := range strings.Split(want, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "{{") && !strings.Contains(body, l) {
+			return false
+		}
+	}
+	return true
 }

@@ -441,6 +441,12 @@ type Expect struct {
 	// action, other than its status comment, must contain (command
 	// replies).
 	CommentsContain []string `yaml:"comments_contain"`
+	// EnginePosted are texts an engine must have posted by the end: each
+	// line of one that holds no placeholder appears in one review body,
+	// conversation comment by someone other than the action, or check
+	// run summary on the head. A scenario that puts a real sample into a
+	// round says so, so a round that never posts it cannot pass.
+	EnginePosted []string `yaml:"engine_posted"`
 	// YieldAfterOutsidePush: no push by the loop comes sooner than this
 	// after an outside push (HY1: yield-minutes).
 	YieldAfterOutsidePush Duration `yaml:"yield_after_outside_push"`
