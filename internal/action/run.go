@@ -140,16 +140,7 @@ func (d *Deps) defaults() {
 		d.Now = time.Now
 	}
 	if d.Sleep == nil {
-		d.Sleep = func(ctx context.Context, dur time.Duration) error {
-			t := time.NewTimer(dur)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		d.Sleep = Sleep
 	}
 	if d.TriggerRetryDelay == 0 {
 		d.TriggerRetryDelay = 30 * time.Second
@@ -403,3 +394,16 @@ func (r *runner) client(token string) (*github.Client, error) {
 
 // sweepBudget bounds how many PRs a scheduled sweep visits in one run.
 const sweepBudget = 10
+
+// Sleep waits for dur or until ctx is done, whichever comes first: the
+// real clock's wait, for the drivers (the Action and watch).
+func Sleep(ctx context.Context, dur time.Duration) error {
+	t := time.NewTimer(dur)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -113,16 +113,7 @@ func (o *Options) defaults() {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-t.C:
-				return nil
-			}
-		}
+		o.Sleep = action.Sleep
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
