@@ -40,7 +40,7 @@ type Input struct {
 	// FixerWho names the fixer in effect for the line that says how to
 	// approve a Tier 2 finding (TR2); empty leaves the line out.
 	FixerWho string
-	Plan  loop.Plan
+	Plan     loop.Plan
 	// PRURL is the pull request's URL; when empty it is built from
 	// ServerURL, Repo and Number.
 	PRURL string
