@@ -447,10 +447,22 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	if kill {
 		deps.CrashAfterPush = r.w.TakeKill
 	}
+	// The wake is a run of the loop's own workflow, as GitHub lists it
+	// (C5: the ledger reads back the runs that wrote nothing), titled by
+	// the run-name the example workflows give it.
+	runID, err := r.w.Fake.SetWorkflowRun(r.w.Owner, r.w.Repo, ghfake.WorkflowRunOptions{NewID: int64(1000 + r.cycles), Name: "review-loop",
+		DisplayTitle: loop.RunTitle(r.w.Number), Path: ".github/workflows/review-loop.yml", Event: ev.Name, Status: "in_progress",
+		HeadSHA: r.w.Fake.BranchSHA(r.w.Owner, r.w.Repo, ""), HeadBranch: r.sc.Repository.DefaultBranch})
+	if err != nil {
+		return action.Result{}, err
+	}
 	before := requestCounts(r.w.Fake.Requests())
 	_, bodyBefore, _ := r.statusComment()
 	started := r.w.Now()
 	res, err := action.Run(ctx, deps)
+	if _, serr := r.w.Fake.SetWorkflowRun(r.w.Owner, r.w.Repo, ghfake.WorkflowRunOptions{ID: runID, Status: "completed", Conclusion: "success"}); serr != nil {
+		return action.Result{}, serr
+	}
 	r.minutes += loop.JobMinutes(r.w.Now().Sub(started))
 	if err != nil && !errors.Is(err, action.ErrCrashed) {
 		r.errs = append(r.errs, fmt.Sprintf("cycle %d: %v", r.cycles, err))
