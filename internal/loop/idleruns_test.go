@@ -22,8 +22,9 @@ func TestRule_C5_LedgerIdleRunsCountsEachIdleRunOnce(t *testing.T) {
 	}
 	st := state.New()
 	st.Status = state.StatusActive
-	// The first write: its own run only.
-	st = LedgerIdleRuns(st, 1, 10, []RunSeen{run(10, 1, false, "", 0)})
+	// The first write: the runs before it were no loop's (a wake of a PR
+	// with no loop, 9, that ran a job all the same) and are not counted.
+	st = LedgerIdleRuns(st, 1, 10, []RunSeen{run(9, 1, true, "success", time.Minute), run(10, 1, false, "", 0)})
 	if l := st.Ledger; l.Jobs != 0 || l.RunsAfter != 10 {
 		t.Fatalf("first write: jobs %d, cursor %d; want 0 and 10", l.Jobs, l.RunsAfter)
 	}

@@ -251,8 +251,9 @@ func IdleRunsSince(st state.State, started time.Time, lookback time.Duration) ti
 // run GitHub skipped or cancelled before it started started none. The
 // cursor moves over every run settled in id order and stops before the
 // first run of this PR still in flight, which the next write reads
-// again. self is then remembered as having written. A PR with no loop has
-// no ledger: nothing is counted.
+// again. self is then remembered as having written. The first read only
+// sets the cursor at self: earlier runs were no loop's. A PR with no loop
+// has no ledger: nothing is counted.
 func LedgerIdleRuns(st state.State, pr int, self int64, runs []RunSeen) state.State {
 	if st.Status == "" {
 		return st
@@ -260,6 +261,16 @@ func LedgerIdleRuns(st state.State, pr int, self int64, runs []RunSeen) state.St
 	s := st.Clone()
 	l := ledgerOf(&s)
 	l.IdleUncounted = ""
+	if l.RunsAfter == 0 {
+		// The ledger's first read: the runs before this one are not the
+		// loop's (a wake of a PR with no loop writes no ledger), so the
+		// count starts after it.
+		l.RunsAfter = self
+		if i := slices.IndexFunc(runs, func(r RunSeen) bool { return r.ID == self }); i >= 0 {
+			l.RunsSince = runs[i].Created
+		}
+		return remember(s, self)
+	}
 	sorted := slices.Clone(runs)
 	slices.SortFunc(sorted, func(a, b RunSeen) int { return cmp.Compare(a.ID, b.ID) })
 	for _, r := range sorted {
