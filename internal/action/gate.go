@@ -19,6 +19,7 @@ func (c *prCycle) beforeWrite(ctx context.Context) {
 		return
 	}
 	c.publishGate(ctx)
+	c.readIdleRuns(ctx)
 	c.ledgerCycle()
 }
 

@@ -93,3 +93,52 @@ func TestNoFixer_ThePublishJobSaysWhatToAddFromThePrepareJobsFixer(t *testing.T)
 		})
 	}
 }
+
+// TR2: a prose finding an agent could fix is Tier 2 and waits for a
+// maintainer's approval; the first status comment that lists it says, in
+// one line with the command, what to comment to have the fixer fix it.
+func TestRule_TR2_TheFirstStatusCommentSaysWhatToCommentToFixAProseFinding(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, nil)
+	in := map[string]string{"engines": "copilot", "test-command": "go test {packages}", "fixer": "command", "fixer-command": "true"}
+	if _, err := w.cycle("workflow_dispatch", dispatchPayload(1), in); err != nil {
+		t.Fatal(err)
+	}
+	head := w.fake.HeadSHA("octo", "app", 1)
+	rid, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\ngenerated 1 comment.", CommitSHA: head})
+	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
+		Body: "Add ignores integer overflow: the sum of two large values wraps around."}); err != nil {
+		t.Fatal(err)
+	}
+	w.now = w.now.Add(time.Minute)
+	review := map[string]any{
+		"action":       "submitted",
+		"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": head, "state": "commented"},
+		"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": head, "ref": "feature"}},
+		"repository":   map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
+		"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
+	}
+	if _, err := w.cycle("pull_request_review", review, in); err != nil {
+		t.Fatal(err)
+	}
+	st, body := statusState(t, w.fake)
+	var id string
+	for _, r := range st.Triage {
+		if r.Tier == 2 {
+			id = r.FindingID
+		}
+	}
+	if id == "" {
+		t.Fatalf("the prose finding is not Tier 2: %+v", st.Triage)
+	}
+	want := "comment `@review-loop approve " + id + "` to let the fixer command fix it."
+	line := ""
+	for _, l := range strings.Split(body, "\n") {
+		if strings.Contains(l, want) {
+			line = l
+		}
+	}
+	if line == "" || !strings.HasPrefix(line, "> ") {
+		t.Errorf("the status comment has no notice line %q:\n%s", want, body)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/fixcycle"
 	"github.com/review-loop/review-loop/internal/github"
 	"github.com/review-loop/review-loop/internal/report"
@@ -94,6 +95,9 @@ func (c *prCycle) reportInput() report.Input {
 	if n := fixcycle.WantAFixer(c.st.Triage, c.findingBodies(), c.fixerInEffect()); n > 0 && !c.obs.IsFork {
 		in.Notices = append(slices.Clone(in.Notices), fixcycle.NoFixerNotice(n))
 	}
+	if !c.obs.IsFork {
+		in.FixerWho = fixerWho(c.fixerInEffect())
+	}
 	return in.Observed(c.views, c.obs.HeadSHA)
 }
 
@@ -115,4 +119,15 @@ func (c *prCycle) findingBodies() map[string]string {
 		}
 	}
 	return out
+}
+
+// fixerWho names the fixer in effect for the approval notice (TR2).
+func fixerWho(fixer string) string {
+	switch fixer {
+	case fix.ProviderClaudeCode, fix.ProviderCodex:
+		return "the agent (" + fixer + ")"
+	case fix.ProviderCommand:
+		return "the fixer command"
+	}
+	return "review-loop apply its suggestion block"
 }

@@ -70,7 +70,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 	t.Run("a trigger for another head reads no runs", func(t *testing.T) {
 		saved(state.EngineState{TriggeredSHA: "0000000000000000000000000000000000000000", TriggeredAt: w.now, SignalID: cid, FirstReviewSeen: true})
 		claudeState(t)
-		if n := w.fake.WorkflowRunListReads(); n != 0 {
+		if n := w.fake.WorkflowRunListReadsOf("claude.yml"); n != 0 {
 			t.Fatalf("%d workflow-run reads, want 0", n)
 		}
 	})
@@ -80,7 +80,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got := claudeState(t); got != loop.Triggered {
 			t.Fatalf("claude %s, want TRIGGERED", got)
 		}
-		if n := w.fake.WorkflowRunListReads(); n != 1 {
+		if n := w.fake.WorkflowRunListReadsOf("claude.yml"); n != 1 {
 			t.Fatalf("%d workflow-run reads, want 1", n)
 		}
 	})
@@ -95,7 +95,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got := claudeState(t); got != loop.Running {
 			t.Fatalf("claude %s, want RUNNING", got)
 		}
-		if n := w.fake.WorkflowRunListReads(); n != 1 {
+		if n := w.fake.WorkflowRunListReadsOf("claude.yml"); n != 1 {
 			t.Fatalf("%d workflow-run reads, want 1", n)
 		}
 	})
@@ -147,7 +147,7 @@ func TestRule_S1_claudeWorkflowRunsAreReadOnlyWhileACommentTriggerAwaitsItsRun(t
 		if got != loop.Done {
 			t.Fatalf("claude %s, want DONE", got)
 		}
-		if n := w.fake.WorkflowRunListReads(); n != 0 {
+		if n := w.fake.WorkflowRunListReadsOf("claude.yml"); n != 0 {
 			t.Fatalf("%d workflow-run reads, want 0: the payload is the run", n)
 		}
 	})

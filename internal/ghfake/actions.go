@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -25,6 +26,7 @@ type WorkflowRun struct {
 	ID           int64
 	NodeID       string
 	Name         string // the workflow's name
+	DisplayTitle string // the run-name the workflow gave the run; Name when empty
 	Path         string // ".github/workflows/claude.yml"
 	Event        string // pull_request, issue_comment, ...
 	Status       string // queued, in_progress, completed (REST spelling)
@@ -42,16 +44,20 @@ type WorkflowRun struct {
 // WorkflowRunOptions describe a workflow run to create or update.
 type WorkflowRunOptions struct {
 	// ID updates that run (one SetWorkflowRun returned); zero creates one.
-	ID         int64
-	Name       string
-	Path       string
-	Event      string
-	Status     string // default queued
-	Conclusion string
-	HeadSHA    string
-	HeadBranch string
-	Actor      string
-	PRs        []int
+	ID int64
+	// NewID is the id of a run to create, as GitHub's own run ids are a
+	// sequence of their own (GITHUB_RUN_ID); zero takes the fake's next id.
+	NewID        int64
+	Name         string
+	DisplayTitle string
+	Path         string
+	Event        string
+	Status       string // default queued
+	Conclusion   string
+	HeadSHA      string
+	HeadBranch   string
+	Actor        string
+	PRs          []int
 }
 
 // SetWorkflowRun creates or updates a workflow run of the repository and
@@ -85,7 +91,13 @@ func (f *Fake) SetWorkflowRun(owner, repoName string, o WorkflowRunOptions) (int
 				n++
 			}
 		}
-		run = &WorkflowRun{ID: f.id(), Name: o.Name, Path: o.Path, Event: o.Event, HeadSHA: o.HeadSHA, HeadBranch: o.HeadBranch,
+		id := o.NewID
+		if id == 0 {
+			id = f.id()
+		} else if slices.ContainsFunc(r.workflowRuns, func(w *WorkflowRun) bool { return w.ID == id }) {
+			return 0, fmt.Errorf("workflow run %d exists in %s/%s", id, owner, repoName)
+		}
+		run = &WorkflowRun{ID: id, Name: o.Name, DisplayTitle: o.DisplayTitle, Path: o.Path, Event: o.Event, HeadSHA: o.HeadSHA, HeadBranch: o.HeadBranch,
 			Actor: o.Actor, PRs: slices.Clone(o.PRs), RunNumber: n, CreatedAt: now}
 		run.NodeID = fmt.Sprintf("WFR_%d", run.ID)
 		r.workflowRuns = append(r.workflowRuns, run)
@@ -285,7 +297,7 @@ func (f *Fake) workflowRunJSON(rp *repo, run *WorkflowRun) map[string]any {
 		f.addUserLocked(actor, 0, false)
 	}
 	m := map[string]any{"id": run.ID, "node_id": run.NodeID, "name": run.Name, "head_branch": run.HeadBranch, "head_sha": run.HeadSHA,
-		"path": run.Path, "display_title": run.Name, "run_number": run.RunNumber, "run_attempt": 1, "event": run.Event,
+		"path": run.Path, "display_title": cmp.Or(run.DisplayTitle, run.Name), "run_number": run.RunNumber, "run_attempt": 1, "event": run.Event,
 		"status": run.Status, "conclusion": conclusion, "workflow_id": workflowID(run.Path), "check_suite_id": run.ID + 1,
 		"url": self, "html_url": fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", rp.owner, rp.name, run.ID),
 		"pull_requests": prs, "created_at": ts(run.CreatedAt), "updated_at": ts(run.UpdatedAt),

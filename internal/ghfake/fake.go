@@ -1122,6 +1122,19 @@ func (f *Fake) WorkflowRunListReads() int {
 	return n
 }
 
+// WorkflowRunListReadsOf counts the reads of one workflow file's runs
+// ("claude.yml"): the Claude workflow's, apart from the loop's own
+// workflow's that the cost ledger reads (C5).
+func (f *Fake) WorkflowRunListReadsOf(file string) int {
+	n := 0
+	for _, r := range f.Requests() {
+		if strings.HasSuffix(r.Path, "/actions/workflows/"+file+"/runs") {
+			n++
+		}
+	}
+	return n
+}
+
 // ResetRequests clears the request log. The git traffic log is separate
 // and kept: ResetGitRequests clears it.
 func (f *Fake) ResetRequests() {

@@ -16,6 +16,7 @@ import (
 type WorkflowRun struct {
 	ID           int64
 	Name         string
+	DisplayTitle string // display_title: the workflow's run-name, else the event's title
 	Path         string // the workflow file read (go-github v62 has no run path)
 	Event        string // pull_request, issue_comment, ...
 	Status       string
@@ -52,7 +53,7 @@ func (c *Client) ListWorkflowRuns(ctx context.Context, owner, repo, file, event 
 	}
 	out := make([]WorkflowRun, 0, len(runs.WorkflowRuns))
 	for _, r := range runs.WorkflowRuns {
-		wr := WorkflowRun{ID: r.GetID(), Name: r.GetName(), Path: file, Event: r.GetEvent(), Status: r.GetStatus(),
+		wr := WorkflowRun{ID: r.GetID(), Name: r.GetName(), DisplayTitle: r.GetDisplayTitle(), Path: file, Event: r.GetEvent(), Status: r.GetStatus(),
 			Conclusion: r.GetConclusion(), HeadSHA: r.GetHeadSHA(), HeadBranch: r.GetHeadBranch(), Actor: r.GetActor().GetLogin(),
 			CreatedAt: r.GetCreatedAt().Time, UpdatedAt: r.GetUpdatedAt().Time, RunStartedAt: r.GetRunStartedAt().Time}
 		for _, p := range r.PullRequests {
@@ -61,6 +62,40 @@ func (c *Client) ListWorkflowRuns(ctx context.Context, owner, repo, file, event 
 		out = append(out, wr)
 	}
 	return out, nil
+}
+
+// ownRunsPage is how many runs ListOwnRuns asks for: GitHub's largest
+// page. One request a writing cycle reads the runs of the loop's own
+// workflow since the ledger's last write (C5).
+const ownRunsPage = 100
+
+// ListOwnRuns reads, in one request, the runs of the workflow file
+// created at or after since, newest first (at most ownRunsPage), every
+// event's: the wakes of the loop's own workflow, whose jobs the ledger
+// counts (C5). total is GitHub's total_count, which exceeds the runs read
+// when more than a page matched.
+//
+// https://docs.github.com/en/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
+func (c *Client) ListOwnRuns(ctx context.Context, owner, repo, file string, since time.Time) (runs []WorkflowRun, total int, err error) {
+	name := path.Base(file)
+	opts := &gh.ListWorkflowRunsOptions{ListOptions: gh.ListOptions{PerPage: ownRunsPage}}
+	if !since.IsZero() {
+		opts.Created = ">=" + since.UTC().Format(time.RFC3339)
+	}
+	read, resp, err := c.rest.Actions.ListWorkflowRunsByFileName(ctx, owner, repo, name, opts)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing the runs of %s in %s/%s: %w", name, owner, repo, restErr("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", resp, err))
+	}
+	for _, r := range read.WorkflowRuns {
+		wr := WorkflowRun{ID: r.GetID(), Name: r.GetName(), DisplayTitle: r.GetDisplayTitle(), Path: file, Event: r.GetEvent(), Status: r.GetStatus(),
+			Conclusion: r.GetConclusion(), HeadSHA: r.GetHeadSHA(), HeadBranch: r.GetHeadBranch(), Actor: r.GetActor().GetLogin(),
+			CreatedAt: r.GetCreatedAt().Time, UpdatedAt: r.GetUpdatedAt().Time, RunStartedAt: r.GetRunStartedAt().Time}
+		for _, p := range r.PullRequests {
+			wr.PRs = append(wr.PRs, p.GetNumber())
+		}
+		runs = append(runs, wr)
+	}
+	return runs, read.GetTotalCount(), nil
 }
 
 // GetWorkflowRun reads one workflow run, with the path of the workflow

@@ -1,8 +1,10 @@
 package loop
 
 import (
+	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/review-loop/review-loop/internal/state"
@@ -202,4 +204,115 @@ func LedgerTriggers(st state.State, results []TriggerResult) state.State {
 		st = LedgerRequested(st, bySHA[sha], sha)
 	}
 	return st
+}
+
+// RunSeen is one run of the loop's own workflow as the ledger reads it
+// (C5): its id, its display title (the run-name the example workflows
+// give, RunTitle), the PRs GitHub attached to it, whether it completed
+// and how, and its times.
+type RunSeen struct {
+	ID         int64
+	Title      string
+	PRs        []int
+	Completed  bool
+	Conclusion string
+	Created    time.Time
+	Started    time.Time
+	Updated    time.Time
+}
+
+// RunTitle is the run-name the example workflows give a wake of PR n:
+// what ties a run to its PR whatever its event (an issue comment's or a
+// check run's run hangs off the default branch and names no PR).
+func RunTitle(n int) string { return "review-loop #" + strconv.Itoa(n) }
+
+// maxWrote bounds the runs above the cursor remembered as having written
+// the ledger themselves (R1): runs in flight at once, a handful.
+const maxWrote = 32
+
+// IdleRunsSince is when the runs a writing cycle reads begin (C5): the
+// creation of the newest run the ledger settled, or, on the loop's first
+// write, lookback before the cycle started, so that the cycle's own run,
+// queued before its job started, is among them.
+func IdleRunsSince(st state.State, started time.Time, lookback time.Duration) time.Time {
+	if st.Ledger != nil && !st.Ledger.RunsSince.IsZero() {
+		return st.Ledger.RunsSince
+	}
+	return started.Add(-lookback).Truncate(time.Second)
+}
+
+// LedgerIdleRuns counts into the ledger the jobs of this PR's wakes that
+// wrote nothing (C5, C2): of the runs of the loop's own workflow newer
+// than the ledger's cursor, a completed run of PR pr (titled RunTitle(pr)
+// or attached to it) that is not self (this cycle's run, counted by its
+// own write) and did not write the ledger itself (Wrote) started one job
+// — the single job, or in hardened mode prepare, since publish starts
+// only when there is something to write — billed for its wall time; a
+// run GitHub skipped or cancelled before it started started none. The
+// cursor moves over every run settled in id order and stops before the
+// first run of this PR still in flight, which the next write reads
+// again. self is then remembered as having written. The first read only
+// sets the cursor at self: earlier runs were no loop's. A PR with no loop
+// has no ledger: nothing is counted.
+func LedgerIdleRuns(st state.State, pr int, self int64, runs []RunSeen) state.State {
+	if st.Status == "" {
+		return st
+	}
+	s := st.Clone()
+	l := ledgerOf(&s)
+	l.IdleUncounted = ""
+	if l.RunsAfter == 0 {
+		// The ledger's first read: the runs before this one are not the
+		// loop's (a wake of a PR with no loop writes no ledger), so the
+		// count starts after it.
+		l.RunsAfter = self
+		if i := slices.IndexFunc(runs, func(r RunSeen) bool { return r.ID == self }); i >= 0 {
+			l.RunsSince = runs[i].Created
+		}
+		return remember(s, self)
+	}
+	sorted := slices.Clone(runs)
+	slices.SortFunc(sorted, func(a, b RunSeen) int { return cmp.Compare(a.ID, b.ID) })
+	for _, r := range sorted {
+		if r.ID <= l.RunsAfter {
+			continue
+		}
+		ours := r.Title == RunTitle(pr) || slices.Contains(r.PRs, pr)
+		switch {
+		case r.ID == self || slices.Contains(l.Wrote, r.ID) || !ours:
+		case !r.Completed:
+			return remember(s, self)
+		case r.Conclusion != "skipped" && r.Conclusion != "cancelled" && !r.Started.IsZero():
+			l.Jobs++
+			l.IdleJobs++
+			l.JobMinutes += JobMinutes(r.Updated.Sub(r.Started))
+		}
+		l.RunsAfter, l.RunsSince = r.ID, r.Created
+	}
+	return remember(s, self)
+}
+
+// remember notes self among the runs that wrote the ledger and drops
+// those the cursor passed.
+func remember(s state.State, self int64) state.State {
+	l := s.Ledger
+	if self > l.RunsAfter && !slices.Contains(l.Wrote, self) {
+		l.Wrote = append(l.Wrote, self)
+	}
+	l.Wrote = slices.DeleteFunc(l.Wrote, func(id int64) bool { return id <= l.RunsAfter })
+	if len(l.Wrote) > maxWrote {
+		l.Wrote = l.Wrote[len(l.Wrote)-maxWrote:]
+	}
+	return s
+}
+
+// LedgerIdleUnread records why this write could not read the idle wakes
+// (C5): the ledger then says they are not counted.
+func LedgerIdleUnread(st state.State, why string) state.State {
+	if st.Status == "" {
+		return st
+	}
+	s := st.Clone()
+	ledgerOf(&s).IdleUncounted = why
+	return s
 }

@@ -37,6 +37,8 @@ type Cost struct {
 	Engines       map[string]CostEngine `json:"engines"`
 	JobMinutes    int                   `json:"actions_minutes"`
 	Jobs          int                   `json:"actions_jobs"`
+	IdleJobs      int                   `json:"actions_idle_jobs"`
+	IdleUncounted string                `json:"idle_uncounted,omitempty"`
 	Cycles        int                   `json:"cycles"`
 	APIReads      int64                 `json:"api_reads"`
 	APIWrites     int64                 `json:"api_writes"`
@@ -63,6 +65,7 @@ func CostOf(in Input) Cost {
 			}
 		}
 		c.JobMinutes, c.Jobs, c.Cycles, c.APIReads, c.APIWrites = l.JobMinutes, l.Jobs, l.Cycles, l.APIReads, l.APIWrites
+		c.IdleJobs, c.IdleUncounted = l.IdleJobs, l.IdleUncounted
 	}
 	slices.Sort(names)
 	c.EngineOrdered = names
@@ -119,6 +122,13 @@ func costSection(in Input) string {
 	}
 	if in.Prices.ActionsMinute > 0 {
 		minutes += " (" + money(c.MinutesCost) + ")"
+	}
+	switch {
+	case c.IdleUncounted != "":
+		// C5: the wakes that wrote nothing could not be read back.
+		minutes += " · wakes that wrote nothing are not counted: " + c.IdleUncounted
+	case c.IdleJobs > 0:
+		minutes += fmt.Sprintf(" · %s of wakes that wrote nothing", plural(c.IdleJobs, "job"))
 	}
 	fmt.Fprintf(&b, "%s · API requests: %d (%d reads, %d writes)", minutes, c.APIRequests, c.APIReads, c.APIWrites)
 	if c.PricesSet {

@@ -56,6 +56,9 @@ func render(in Input, events int) string {
 			b.WriteString("> ℹ️ " + linkRules(Escape(n, maxNoteRunes), in.RulesURL) + "\n")
 		}
 	}
+	if l := approvalLine(in); l != "" {
+		b.WriteString("\n" + l)
+	}
 	if s.Finished {
 		b.WriteString("\n" + handBack(in, s))
 	}
@@ -309,6 +312,26 @@ func awaitingApproval(st state.State) []state.TriageRow {
 		out = append(out, r)
 	}
 	return out
+}
+
+// approvalLine is the status comment's one line for Tier 2 findings
+// still waiting for a maintainer (TR2): the command to comment so that
+// in.FixerWho (the fixer in effect: "the agent (claude-code)", "the
+// fixer command") fixes them; "" when none waits or no fixer is named.
+// TR2 decides that an uncodified finding is fixed only after that
+// approval, whatever the fixer.
+func approvalLine(in Input) string {
+	pending := awaitingApproval(in.State)
+	if len(pending) == 0 || in.FixerWho == "" {
+		return ""
+	}
+	tr2 := linkRules("TR2", in.RulesURL)
+	if id := pending[0].FindingID; len(pending) == 1 && commandSafe(id) {
+		return fmt.Sprintf("> 👉 Finding %s is Tier 2 and waits for a maintainer (%s): comment %s to let %s fix it.\n",
+			Escape(id, 60), tr2, code("@review-loop approve "+id), Escape(in.FixerWho, 60))
+	}
+	return fmt.Sprintf("> 👉 %d Tier 2 findings wait for a maintainer (%s): comment %s with an id listed under Approvals to let %s fix it.\n",
+		len(pending), tr2, code("@review-loop approve <id>"), Escape(in.FixerWho, 60))
 }
 
 // approvals tells a maintainer what waits for them and how to approve it

@@ -37,7 +37,10 @@ type Bounds struct {
 // engines are then read from the saved state alone.
 type Input struct {
 	State state.State
-	Plan  loop.Plan
+	// FixerWho names the fixer in effect for the line that says how to
+	// approve a Tier 2 finding (TR2); empty leaves the line out.
+	FixerWho string
+	Plan     loop.Plan
 	// PRURL is the pull request's URL; when empty it is built from
 	// ServerURL, Repo and Number.
 	PRURL string

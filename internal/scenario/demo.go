@@ -65,16 +65,15 @@ func demo(ctx context.Context, o cli.DemoOptions, env cli.Env, logger *slog.Logg
 		return res, err
 	}
 	fmt.Fprintf(out, "\n%s\n", strings.Repeat("═", 76))
-	// One total of each: the hand-back's cost ledger shows what the fake
-	// GitHub counted of the action's token and the runner of the jobs,
-	// every cycle included — those that wrote nothing (an idle wake, C2)
-	// too, which no ledger can hold — so its cycles are the cycles above,
-	// each one job of the single-job workflow.
+	// One total of each: the hand-back's cost ledger shows its own jobs
+	// and minutes — every wake's job, those that wrote nothing (an idle
+	// wake, C2) read back as runs of the workflow (C5) — and the requests
+	// the fake GitHub counted of the action's token, every cycle's, since
+	// a wake that writes nothing cannot write its requests down.
 	final := res.FinalState
 	if final.Ledger != nil {
 		l := *final.Ledger
 		l.APIReads, l.APIWrites = res.Requests.Reads, res.Requests.Writes
-		l.Cycles, l.JobMinutes, l.Jobs = res.Cycles, res.JobMinutes, res.Cycles
 		final.Ledger = &l
 	}
 	fmt.Fprint(out, report.HandBack(report.Input{

@@ -56,13 +56,14 @@ func TestDemo_EachTestLineSaysPassOrFail(t *testing.T) {
 }
 
 // TestDemo_TheCountsAtTheEndAreTheCyclesShown: the ledger line of the
-// hand-back and the footer give the number of cycles the demo showed,
-// the idle wake that wrote nothing included, and a job minute for each.
+// hand-back gives a job for each cycle the demo showed, the idle wake that
+// wrote nothing included (C5), and a job minute for each; the footer the
+// number of cycles.
 func TestDemo_TheCountsAtTheEndAreTheCyclesShown(t *testing.T) {
 	t.Parallel()
 	out := sharedDemo(t).out
 	shown := strings.Count(out, "── cycle ")
-	m := regexp.MustCompile(`Actions job minutes: (\d+) in \d+ jobs? over (\d+) cycles`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`Actions job minutes: (\d+) in (\d+) jobs? over \d+ cycles`).FindStringSubmatch(out)
 	f := regexp.MustCompile(`\n(\d+) cycles \(\d+ wrote nothing\), \d+ API requests in all`).FindStringSubmatch(out)
 	if m == nil || f == nil {
 		t.Fatalf("no ledger line or no footer:\n%s", out)
@@ -71,7 +72,7 @@ func TestDemo_TheCountsAtTheEndAreTheCyclesShown(t *testing.T) {
 	ledger, _ := strconv.Atoi(m[2])
 	footer, _ := strconv.Atoi(f[1])
 	if ledger != shown || footer != shown || minutes < shown {
-		t.Errorf("%d cycles shown; the ledger says %d job minutes over %d cycles, the footer %d cycles", shown, minutes, ledger, footer)
+		t.Errorf("%d cycles shown; the ledger says %d job minutes in %d jobs, the footer %d cycles", shown, minutes, ledger, footer)
 	}
 }
 

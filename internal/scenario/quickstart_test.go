@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -108,4 +110,39 @@ func TestDemo_CodexFixerReachesACleanHandBack(t *testing.T) {
 	runDemo(t, func(sc *sim.Scenario) {
 		sc.Inputs = map[string]string{"fixer": "codex", "openai-api-key": "world-openai", "anthropic-api-key": "world-anthropic", "test-command": "gofmt -e -l {packages}"}
 	}, false)
+}
+
+// TR2 with the quick start as copied and the ANTHROPIC_API_KEY secret
+// set: a Copilot prose finding that TR4 justifies is Tier 2, so the
+// first status comment that lists it says in one line what to comment;
+// once the owner comments it, the agent fixes it and the loop ends clean.
+// The scenario file runs the same path with the scenarios' test command;
+// this runs it with the workflow's own inputs (go test included).
+func TestRule_TR2_TheQuickStartFixesAProseFindingOnceApproved(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Parallel()
+	inputs := quickStartInputs(t)
+	if inputs["fixer"] != "claude-code" {
+		t.Fatalf("the quick start with ANTHROPIC_API_KEY set has fixer %q, want claude-code", inputs["fixer"])
+	}
+	sc, err := sim.LoadScenario(filepath.Join(scenarioDir(t), "tr2-quick-start-prose-finding-approved-then-fixed.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs["engines"] = "copilot"
+	sc.Inputs = inputs
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	res, err := Run(context.Background(), sc, Options{Self: []string{self}, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) > 0 {
+		t.Fatalf("inputs %v:\n  %s\n%s\nfinal status comment:\n%s", inputs, strings.Join(res.Problems, "\n  "), progress.String(), res.Report)
+	}
 }

@@ -28,11 +28,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,12 +115,15 @@ func Run(ctx context.Context, sc sim.Scenario, opts Options) (Result, error) {
 }
 
 type run struct {
-	w         *sim.World
-	sc        sim.Scenario
-	opts      Options
-	dir       string
-	workspace string
-	fixerSrv  *httptest.Server
+	// statusAfter is the status comment as each cycle left it, by cycle
+	// number, for the cycles expect.status_after_cycle names.
+	statusAfter map[int]string
+	w           *sim.World
+	sc          sim.Scenario
+	opts        Options
+	dir         string
+	workspace   string
+	fixerSrv    *httptest.Server
 	// agentDir holds the simulated agent CLIs (claude, codex) put first on
 	// the fixer's PATH; judgeSrv is the local Messages API the built-in
 	// judge talks to when anthropic-api-key is set.
@@ -444,10 +449,22 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	if kill {
 		deps.CrashAfterPush = r.w.TakeKill
 	}
+	// The wake is a run of the loop's own workflow, as GitHub lists it
+	// (C5: the ledger reads back the runs that wrote nothing), titled by
+	// the run-name the example workflows give it.
+	runID, err := r.w.Fake.SetWorkflowRun(r.w.Owner, r.w.Repo, ghfake.WorkflowRunOptions{NewID: int64(1000 + r.cycles), Name: "review-loop",
+		DisplayTitle: loop.RunTitle(r.w.Number), Path: ".github/workflows/review-loop.yml", Event: ev.Name, Status: "in_progress",
+		HeadSHA: r.w.Fake.BranchSHA(r.w.Owner, r.w.Repo, ""), HeadBranch: r.sc.Repository.DefaultBranch})
+	if err != nil {
+		return action.Result{}, err
+	}
 	before := requestCounts(r.w.Fake.Requests())
 	_, bodyBefore, _ := r.statusComment()
 	started := r.w.Now()
 	res, err := action.Run(ctx, deps)
+	if _, serr := r.w.Fake.SetWorkflowRun(r.w.Owner, r.w.Repo, ghfake.WorkflowRunOptions{ID: runID, Status: "completed", Conclusion: "success"}); serr != nil {
+		return action.Result{}, serr
+	}
 	r.minutes += loop.JobMinutes(r.w.Now().Sub(started))
 	if err != nil && !errors.Is(err, action.ErrCrashed) {
 		r.errs = append(r.errs, fmt.Sprintf("cycle %d: %v", r.cycles, err))
@@ -460,7 +477,14 @@ func (r *run) cycle(ctx context.Context, ev sim.Event) (action.Result, error) {
 	r.counts.Reads += after.Reads - before.Reads
 	r.counts.Writes += after.Writes - before.Writes
 	r.counts.Total += after.Total - before.Total
-	if _, bodyAfter, _ := r.statusComment(); bodyAfter == bodyBefore {
+	_, bodyAfter, _ := r.statusComment()
+	if _, ok := r.sc.Expect.StatusAfterCycle[r.cycles]; ok {
+		if r.statusAfter == nil {
+			r.statusAfter = map[int]string{}
+		}
+		r.statusAfter[r.cycles] = bodyAfter
+	}
+	if bodyAfter == bodyBefore {
 		r.idle++
 		r.unwritten.Reads += after.Reads - before.Reads
 		r.unwritten.Writes += after.Writes - before.Writes
@@ -583,6 +607,15 @@ func (r *run) result() Result {
 		o.Verdicts[e.Engine] = string(e.Verdict)
 	}
 	problems := append(r.w.Check(o), checkCycleErrors(r.errs, r.sc.Expect.CycleErrors)...)
+	for _, n := range slices.Sorted(maps.Keys(r.sc.Expect.StatusAfterCycle)) {
+		for _, want := range r.sc.Expect.StatusAfterCycle[n] {
+			if body, ok := r.statusAfter[n]; !ok {
+				problems = append(problems, fmt.Sprintf("no cycle %d ran: the status comment after it cannot hold %q", n, want))
+			} else if !strings.Contains(body, want) {
+				problems = append(problems, fmt.Sprintf("the status comment after cycle %d lacks %q", n, want))
+			}
+		}
+	}
 	return Result{Outcome: o, Problems: problems, CycleErrors: r.errs, Cycles: r.cycles, JobMinutes: r.minutes, Requests: r.counts, Unwritten: r.unwritten, Idle: r.idle, FinalState: st, Report: body,
 		Plan: r.lastPlan, LastCommit: r.w.Fake.HeadSHA(r.w.Owner, r.w.Repo, r.w.Number), Triggers: r.w.Triggers()}
 }

@@ -436,7 +436,10 @@ type Expect struct {
 	// MinTriggers asks for at least this many triggers per engine overall.
 	MinTriggers    map[string]int `yaml:"min_triggers"`
 	ReportContains []string       `yaml:"report_contains"`
-	ReportExcludes []string       `yaml:"report_excludes"`
+	// StatusAfterCycle are, per cycle number, texts the status comment
+	// must contain as that cycle left it (what a person saw then).
+	StatusAfterCycle map[int][]string `yaml:"status_after_cycle"`
+	ReportExcludes   []string         `yaml:"report_excludes"`
 	// CommentsContain are texts some PR conversation comment by the
 	// action, other than its status comment, must contain (command
 	// replies).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // Gate is review-loop's own check run (the merge gate, MG1) on one head
@@ -43,6 +44,20 @@ type Ledger struct {
 	Jobs int `json:"jobs,omitempty"`
 	// Cycles counts the cycles whose minutes are in JobMinutes.
 	Cycles int `json:"cycles,omitempty"`
+	// IdleJobs counts the jobs in Jobs (and their minutes in JobMinutes)
+	// of wakes that wrote nothing (C2), read back as runs of the loop's own
+	// workflow (C5).
+	IdleJobs int `json:"idle_jobs,omitempty"`
+	// RunsAfter is the newest run of the loop's own workflow the ledger
+	// has settled (counted, or known to have written it itself), and
+	// RunsSince that run's creation time: the next read asks for the runs
+	// since then. Wrote are the newer runs that wrote the ledger
+	// themselves, counted by their own write. IdleUncounted says why idle
+	// wakes could not be read ("" when they were).
+	RunsAfter     int64     `json:"runs_after,omitempty"`
+	RunsSince     time.Time `json:"runs_since,omitzero"`
+	Wrote         []int64   `json:"wrote,omitempty"`
+	IdleUncounted string    `json:"idle_uncounted,omitempty"`
 	// APIReads and APIWrites count the loop's GitHub API requests.
 	APIReads  int64 `json:"api_reads,omitempty"`
 	APIWrites int64 `json:"api_writes,omitempty"`
@@ -57,6 +72,7 @@ func (l *Ledger) clone() *Ledger {
 	c.Automatic = maps.Clone(l.Automatic)
 	c.AskedSHA = maps.Clone(l.AskedSHA)
 	c.AutoSHA = maps.Clone(l.AutoSHA)
+	c.Wrote = slices.Clone(l.Wrote)
 	return &c
 }
 
@@ -72,7 +88,7 @@ func (l *Ledger) validate() []error {
 			}
 		}
 	}
-	for _, c := range []counter{{"job_minutes", int64(l.JobMinutes)}, {"jobs", int64(l.Jobs)}, {"cycles", int64(l.Cycles)}, {"api_reads", l.APIReads}, {"api_writes", l.APIWrites}} {
+	for _, c := range []counter{{"job_minutes", int64(l.JobMinutes)}, {"jobs", int64(l.Jobs)}, {"idle_jobs", int64(l.IdleJobs)}, {"runs_after", l.RunsAfter}, {"cycles", int64(l.Cycles)}, {"api_reads", l.APIReads}, {"api_writes", l.APIWrites}} {
 		if c.v < 0 {
 			errs = append(errs, fmt.Errorf("state: ledger.%s: is negative (%d)", c.name, c.v))
 		}
