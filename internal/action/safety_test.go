@@ -234,6 +234,9 @@ func TestCycle_TwoConcurrentCyclesNeverBothPush(t *testing.T) {
 			}
 			env["GITHUB_WORKSPACE"] = ws
 			env["INPUT_ENGINES"] = "copilot"
+			// Two workflow runs, as GitHub starts them: each its own run
+			// id, which is what the claim tells them apart by (SC1).
+			env["GITHUB_RUN_ID"] = fmt.Sprint(780 + i)
 			b, _ := json.Marshal(dispatchPayload(1))
 			path := filepath.Join(t.TempDir(), "event.json")
 			_ = os.WriteFile(path, b, 0o600)
