@@ -9,7 +9,8 @@ import (
 // adversarial are 65,536-character comment bodies built to make a
 // markdown reader backtrack or rescan: a paragraph of one-character
 // lines, nested block quotes, unclosed links, unclosed emphasis, list
-// and quote mixes, inline HTML comments and unclosed code spans.
+// and quote mixes, inline HTML comments, unclosed code spans, nested
+// brackets, backtick runs and tables.
 func adversarial() map[string]string {
 	const n = 65536
 	fill := func(unit string) string {
@@ -31,13 +32,23 @@ func adversarial() map[string]string {
 		"nested destinations":      fill("[a](]("),
 		"quoted destinations":      fill("[a](b'"),
 		"closed links":             fill("[a](b)"),
+		"nested brackets":          strings.Repeat("[", n/2) + strings.Repeat("]", n/2),
+		"nested image brackets":    strings.Repeat("![", n/4) + strings.Repeat("]", n/2),
+		"brackets around emphasis": strings.Repeat("[", 999) + fill("*a ")[:n-2*999] + strings.Repeat("]", 999),
+		"brackets around a link":   strings.Repeat("[", 999) + fill("*a ")[:n-2*999-6] + "[x](y)" + strings.Repeat("]", 999),
+		"brackets then links":      strings.Repeat("[", n/4) + fill("[a](b)")[:n/2] + strings.Repeat("]", n/4),
+		"backtick runs":            fill("`` ` ``` a "),
+		"unclosed html comments":   fill("<!-- a "),
+		"tables":                   "|a|b|\n|-|-|\n" + fill("|[a|*b|`c|\n")[:n-12],
+		"quoted lists of links":    fill("> - [a](b [c](\n"),
 	}
 }
 
 // R2: reading 65,536 characters of adversarial markdown costs a fixed
 // multiple of the input: the nodes LineStarts visits, and the
 // allocations the parse makes, at most a few per input byte; and the
-// bytes goldmark's link parser reads, at most twice the input, and those
+// bytes goldmark's link parser reads and the nodes it walks looking for a
+// link inside a link's text, at most twice the input, and those
 // read to know positions' columns, at most four times.
 func TestRule_R2_LineStartsIsLinearOnAdversarialMarkdown(t *testing.T) {
 	for name, body := range adversarial() {
@@ -50,7 +61,7 @@ func TestRule_R2_LineStartsIsLinearOnAdversarialMarkdown(t *testing.T) {
 			read, cols := 0, 0
 			newParser(&read).Parse(newOffsetReader([]byte(body), &cols))
 			if max := 2 * len(body); read > max {
-				t.Errorf("the link parser read %d bytes of %d, over %d", read, len(body), max)
+				t.Errorf("the link parser read or walked %d bytes and nodes for %d bytes, over %d", read, len(body), max)
 			}
 			if max := 4 * len(body); cols > max {
 				t.Errorf("the columns took reading %d bytes of %d, over %d", cols, len(body), max)
