@@ -299,6 +299,11 @@ func Load(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("GITHUB_REPOSITORY: %q is not owner/name", c.Repository))
 	}
 	c.Owner, c.Repo = owner, repo
+	for _, k := range []struct{ input, value string }{{"anthropic-api-key", c.AnthropicAPIKey}, {"openai-api-key", c.OpenAIAPIKey}} {
+		if n := len(k.value); n > 0 && n < secret.MinLen {
+			errs = append(errs, fmt.Errorf("input %s: %d characters is too short for an API key, and too short to keep out of everything review-loop writes (TB14 needs at least %d); give the key itself", k.input, n, secret.MinLen))
+		}
+	}
 	switch c.Fixer {
 	case "suggestions":
 	case "command":

@@ -18,10 +18,26 @@ import (
 	"strings"
 )
 
-// MinLen is the shortest secret looked for: a shorter value (a test's
-// placeholder) would match ordinary text and refuse every write. Real
-// tokens and API keys are tens of characters long.
+// MinLen is the shortest secret looked for in every form, and the
+// shortest prefix of one that counts where a text was cut: the encoded
+// forms of a shorter value (a few hex digits, base64 characters) would
+// match ordinary text and refuse every write. Real tokens and API keys
+// are tens of characters long; the secret inputs are refused shorter
+// than this at start-up.
 const MinLen = 8
+
+// MinRaw is the shortest secret looked for at all, as it is: a value of
+// MinRaw to MinLen-1 characters (a PIN, a short password in a secret
+// variable) is still kept out of every write in its raw form. A value of
+// fewer characters cannot be protected: one, two or three characters
+// occur in almost every text, so looking for them would refuse every
+// write, and an encoding or a cut would hide them anyway.
+const MinRaw = 4
+
+// cutMark is what review-loop writes where it cut a text short (a title
+// kept to 100 runes, an engine's note, a status comment too long for
+// GitHub): a secret cut there leaves its first characters before it.
+const cutMark = "…"
 
 // Named is one secret and the input it came from (`anthropic-api-key`).
 type Named struct {
@@ -40,12 +56,17 @@ type form struct {
 	b     []byte
 }
 
-// NewSet returns the set of the given secrets; empty values and values
-// shorter than MinLen are left out.
+// NewSet returns the set of the given secrets: each in every form, or,
+// from MinRaw to MinLen-1 characters, as it is; empty values and values
+// shorter than MinRaw are left out.
 func NewSet(ns ...Named) *Set {
 	s := &Set{}
 	for _, n := range ns {
+		if len(n.Value) < MinRaw {
+			continue
+		}
 		if len(n.Value) < MinLen {
+			s.forms = append(s.forms, form{input: n.Input, b: []byte(n.Value)})
 			continue
 		}
 		for _, f := range Forms(n.Value) {
@@ -81,7 +102,8 @@ func (s *Set) Inputs() []string {
 	return out
 }
 
-// Find returns the input whose secret b holds in any form, "" when none.
+// Find returns the input whose secret b holds in any form, whole or cut
+// short where b was truncated, "" when none.
 func (s *Set) Find(b []byte) string {
 	if s == nil {
 		return ""
@@ -90,6 +112,9 @@ func (s *Set) Find(b []byte) string {
 		if bytes.Contains(b, f.b) {
 			return f.input
 		}
+	}
+	if bytes.Contains(b, []byte(cutMark)) {
+		return s.findCut(string(b))
 	}
 	return ""
 }
@@ -104,7 +129,28 @@ func (s *Set) FindString(t string) string {
 			return f.input
 		}
 	}
-	return ""
+	return s.findCut(t)
+}
+
+// findCut returns the input of a secret whose form t holds cut short: at
+// least MinLen of its first characters just before a cut mark (white
+// space and the "_" of an italic note between them ignored), "" when
+// none. The work is the form's length at each mark.
+func (s *Set) findCut(t string) string {
+	for rest, at := t, 0; ; {
+		i := strings.Index(rest, cutMark)
+		if i < 0 {
+			return ""
+		}
+		before := strings.TrimRight(t[:at+i], " \t\n_")
+		for _, f := range s.forms {
+			if prefixAtEnd(before, string(f.b)) > 0 {
+				return f.input
+			}
+		}
+		at += i + len(cutMark)
+		rest = t[at:]
+	}
 }
 
 // FindText is Find on text GitHub renders as markdown: the text itself,
@@ -280,13 +326,58 @@ func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 	if s == nil {
 		return t
 	}
+	type shape struct{ input, f string }
+	var shapes []shape
 	for _, f := range s.forms {
 		t = strings.ReplaceAll(t, string(f.b), "[withheld: "+f.input+"]")
+		shapes = append(shapes, shape{f.input, string(f.b)})
 		for _, esc := range escapes {
 			if e := esc(string(f.b)); e != "" {
 				t = strings.ReplaceAll(t, e, "[withheld: "+f.input+"]")
+				shapes = append(shapes, shape{f.input, e})
 			}
 		}
 	}
-	return t
+	// What is left of a secret cut short before a cut mark.
+	var b strings.Builder
+	from := 0
+	for at := 0; ; {
+		i := strings.Index(t[at:], cutMark)
+		if i < 0 {
+			break
+		}
+		end := len(strings.TrimRight(t[from:at+i], " \t\n_")) + from
+		for _, sh := range shapes {
+			if n := prefixAtEnd(t[from:end], sh.f); n > 0 {
+				b.WriteString(t[from : end-n])
+				b.WriteString("[withheld: " + sh.input + "]")
+				from = end
+				break
+			}
+		}
+		at += i + len(cutMark)
+	}
+	b.WriteString(t[from:])
+	return b.String()
+}
+
+// prefixAtEnd is the length of the longest end of t, of MinLen characters
+// or more and shorter than f, that begins f; 0 when none.
+func prefixAtEnd(t, f string) int {
+	if len(f) <= MinLen {
+		return 0
+	}
+	w := t[max(0, len(t)-len(f)+1):]
+	head := f[:MinLen]
+	for j := 0; len(w)-j >= MinLen; {
+		k := strings.Index(w[j:], head)
+		if k < 0 {
+			return 0
+		}
+		if strings.HasPrefix(f, w[j+k:]) {
+			return len(w) - j - k
+		}
+		j += k + 1
+	}
+	return 0
 }
