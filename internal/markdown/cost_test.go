@@ -41,6 +41,8 @@ func adversarial() map[string]string {
 		"unclosed html comments":   fill("<!-- a "),
 		"tables":                   "|a|b|\n|-|-|\n" + fill("|[a|*b|`c|\n")[:n-12],
 		"quoted lists of links":    fill("> - [a](b [c](\n"),
+		"short labels, many lines": fill("[a\nb]\n"),
+		"brackets over many lines": strings.Repeat("[", 999) + fill("a\n")[:n-2*999] + strings.Repeat("]", 999),
 	}
 }
 
@@ -85,4 +87,28 @@ func allocsPerByte(f func(), n int) float64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return float64(after.Mallocs-before.Mallocs) / float64(n)
+}
+
+// R2: at each "]" goldmark copies the label's text (blockReader.Value)
+// before it checks the text's length against the 999-character limit,
+// and finds the text's first line by walking back from the block's last
+// line: a label opened early in a long paragraph cost a copy and a walk
+// of the rest of it, at each of up to 999 brackets. The bytes the parse
+// allocates stay a fixed multiple of the input.
+func TestRule_R2_TheLinkParserCopiesNoLongLabel(t *testing.T) {
+	const n = 65536
+	for name, body := range map[string]string{
+		"nested brackets":          strings.Repeat("[", n/2) + strings.Repeat("]", n/2),
+		"brackets over many lines": strings.Repeat("[", 999) + strings.Repeat("a\n", (n-2*999)/2) + strings.Repeat("]", 999),
+		"short labels, many lines": strings.Repeat("[a\nb]\n", n/6),
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		LineStarts(body)
+		runtime.ReadMemStats(&after)
+		if b := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(body)); b > 600 {
+			t.Errorf("%s: the parse allocated %.0f bytes per input byte, over 600", name, b)
+		}
+	}
 }

@@ -68,6 +68,10 @@ func (b boundedLink) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	// goldmark gives up on a label when the open labels left span more
 	// than 998 bytes, before it looks for a link in the label's text.
 	long := len(st.open) > 0 && st.open[len(st.open)-1].stop-st.open[0].start > 998
+	lr := &labelReader{Reader: block, lines: blockLines(parent), src: block.Source(),
+		label: text.NewSegment(last.stop, seg.Start), steps: b.steps}
+	lr.line = st.lineOf(lr.lines, seg.Start, b.steps)
+	block = lr
 	var undo func()
 	if !long && !last.image {
 		undo, block = st.answerContainsLink(last, block)
@@ -317,6 +321,25 @@ type label struct {
 type labels struct {
 	open     []label
 	lastLink int
+	// line is the index, in the block's lines, of the line last read: the
+	// parse only moves forward through a block.
+	line int
+}
+
+// lineOf is the index of the block's line that holds position p (the
+// last line starting at or before it), found from the line last read.
+func (st *labels) lineOf(lines *text.Segments, p int, steps *int) int {
+	if lines == nil || lines.Len() == 0 {
+		return -1
+	}
+	st.line = min(max(st.line, 0), lines.Len()-1)
+	for st.line+1 < lines.Len() && lines.At(st.line+1).Start <= p {
+		st.line++
+		if steps != nil {
+			*steps++
+		}
+	}
+	return st.line
 }
 
 // labelsOf returns the labels of the block being parsed.
@@ -462,4 +485,87 @@ func containsLinkWalk(n ast.Node) int {
 	}
 	walk(n)
 	return steps
+}
+
+// goldmark's block reader copies a segment's bytes to read them (Value),
+// finding the segment's first line by walking back from the block's last
+// line, and at each "]" it reads the label's text so, before it checks
+// the text against the 999-character limit: a label opened early in a
+// long paragraph cost a copy of, and a walk over, the rest of it at each
+// of up to 999 brackets. labelReader gives the same bytes with the line
+// found by a binary search, and gives a label's text longer than the
+// limit as any text longer than it: goldmark only measures it.
+
+// labelReader is the reader of one "]": label is the text of the label
+// it closes.
+type labelReader struct {
+	text.Reader
+	lines *text.Segments
+	// line is the index of the line holding the "]", -1 when unknown.
+	line  int
+	src   []byte
+	label text.Segment
+	steps *int
+}
+
+// tooLong stands for a label's text over the limit: goldmark reads only
+// its length. It is never written to.
+var tooLong = make([]byte, 1000)
+
+// Value implements text.Reader: what goldmark's block reader returns,
+// found without its walk.
+func (r *labelReader) Value(seg text.Segment) []byte {
+	if seg.Start == r.label.Start && seg.Stop == r.label.Stop && seg.Stop-seg.Start > 999 {
+		if r.steps != nil {
+			*r.steps++
+		}
+		return tooLong
+	}
+	if r.line < 0 {
+		return r.Reader.Value(seg)
+	}
+	// The last line starting at or before seg, walked to from the "]"'s:
+	// as far as the text read (a label's text, a link's title) spans.
+	n, line, walked := r.lines.Len(), r.line, 0
+	for line >= 0 && r.lines.At(line).Start > seg.Start {
+		line--
+		walked++
+	}
+	for line+1 < n && r.lines.At(line+1).Start <= seg.Start {
+		line++
+		walked++
+	}
+	if line < 0 {
+		return r.Reader.Value(seg)
+	}
+	ret := make([]byte, 0, seg.Stop-seg.Start+1)
+	i := seg.Start
+	for ; line < n; line++ {
+		s := r.lines.At(line)
+		if i < 0 {
+			i = s.Start
+		}
+		ret = s.ConcatPadding(ret)
+		if e := min(seg.Stop, s.Stop); i < e {
+			ret = append(ret, r.src[i:e]...)
+		}
+		i = -1
+		if s.Stop > seg.Stop {
+			break
+		}
+	}
+	if r.steps != nil {
+		*r.steps += walked + len(ret)
+	}
+	return ret
+}
+
+// blockLines are the lines of the block being parsed.
+func blockLines(parent ast.Node) *text.Segments {
+	for n := parent; n != nil; n = n.Parent() {
+		if n.Type() == ast.TypeBlock {
+			return n.Lines()
+		}
+	}
+	return nil
 }

@@ -58,7 +58,7 @@ var linkSeeds = []string{
 	"1.\t> a\n   \t> b", "  >  >\t>   ```\n  > > > x",
 	"[[a](b)]", "[a [b](c) d](e)", "[[[a]]]", "[x]: /u\n\n[[x]]", "[x]: /u\n\n[a [x] b](c)", "[a *b [c](d) e*](f)",
 	"![[a](b)](c)", "[![a](b)](c)", "[a](b)[c]", "[[a]\n[b](c)](d)", "[a ![b](c) d](e)", "[a [b] c](d)",
-	"[[[[a](b)]]](c)", "*[a [b](c)* d](e)", "[a]: /u\n\n[[a]][a]", "[a `]` b](c)", "[a <b>] c](d)",
+	"[[[[a](b)]]](c)", "[a\nb]\n[a\nb]: /u\n\n[a\nb]", "> [a\n> b](c \"t\n> u\")", "[x]: /u\n\n- [a\n  [x]\n  b](c)", "*[a [b](c)* d](e)", "[a]: /u\n\n[[a]][a]", "[a `]` b](c)", "[a <b>] c](d)",
 }
 
 func FuzzBoundedLink(f *testing.F) {
