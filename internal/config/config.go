@@ -389,6 +389,26 @@ func (c Config) SecretSet() *secret.Set {
 	return secret.NewSet(ns...)
 }
 
+// UnprotectedSecrets are the names of the secret inputs and variables
+// whose values are too short to be kept out of what review-loop writes
+// (shorter than secret.MinRaw, not empty): the run warns of each. The
+// API key inputs never are: Load refuses them shorter than secret.MinLen.
+func (c Config) UnprotectedSecrets() []string {
+	var out []string
+	for in, v := range map[string]string{"github-token": c.GitHubToken, "push-token": c.PushToken, "trigger-token": c.TriggerToken} {
+		if v != "" && len(v) < secret.MinRaw {
+			out = append(out, in)
+		}
+	}
+	for k, v := range c.EnvSecrets {
+		if v != "" && len(v) < secret.MinRaw {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {

@@ -134,3 +134,14 @@ func TestRule_TB14_AnAPIKeyTooShortToCheckIsRefused(t *testing.T) {
 		t.Errorf("a key of 8 characters refused: %v", err)
 	}
 }
+
+// TB14: a secret variable of fewer than secret.MinRaw characters cannot
+// be kept out of what review-loop writes; it is named (never shown) so
+// the run can warn, while longer ones are not.
+func TestRule_TB14_ASecretTooShortToProtectIsNamed(t *testing.T) {
+	t.Parallel()
+	c := Config{GitHubToken: "ghs_github_token_value_1", EnvSecrets: map[string]string{"PIN": "123", "DEPLOY_PIN": "h7Qz2", "EMPTY": ""}}
+	if got := c.UnprotectedSecrets(); len(got) != 1 || got[0] != "PIN" {
+		t.Errorf("unprotected %v, want [PIN]", got)
+	}
+}
