@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -49,6 +50,7 @@ type Named struct {
 // once. The zero Set and a nil *Set hold none.
 type Set struct {
 	forms []form
+	cut   cuts
 }
 
 type form struct {
@@ -73,6 +75,7 @@ func NewSet(ns ...Named) *Set {
 			s.forms = append(s.forms, form{input: n.Input, b: []byte(f)})
 		}
 	}
+	s.cut = newCuts(s.forms)
 	return s
 }
 
@@ -84,6 +87,7 @@ func (s *Set) With(n Named) *Set {
 		out.forms = append(out.forms, s.forms...)
 	}
 	out.forms = append(out.forms, NewSet(n).forms...)
+	out.cut = newCuts(out.forms)
 	return out
 }
 
@@ -135,7 +139,7 @@ func (s *Set) FindString(t string) string {
 // findCut returns the input of a secret whose form t holds cut short: at
 // least MinLen of its first characters just before a cut mark (white
 // space and the "_" of an italic note between them ignored), "" when
-// none. The work is the form's length at each mark.
+// none. The work is one look-up at each mark.
 func (s *Set) findCut(t string) string {
 	for rest, at := t, 0; ; {
 		i := strings.Index(rest, cutMark)
@@ -143,10 +147,8 @@ func (s *Set) findCut(t string) string {
 			return ""
 		}
 		before := strings.TrimRight(t[:at+i], " \t\n_")
-		for _, f := range s.forms {
-			if prefixAtEnd(before, string(f.b)) > 0 {
-				return f.input
-			}
+		if in, _ := s.cut.at(before); in != "" {
+			return in
 		}
 		at += i + len(cutMark)
 		rest = t[at:]
@@ -326,18 +328,17 @@ func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 	if s == nil {
 		return t
 	}
-	type shape struct{ input, f string }
-	var shapes []shape
+	shapes := slices.Clone(s.forms)
 	for _, f := range s.forms {
 		t = strings.ReplaceAll(t, string(f.b), "[withheld: "+f.input+"]")
-		shapes = append(shapes, shape{f.input, string(f.b)})
 		for _, esc := range escapes {
 			if e := esc(string(f.b)); e != "" {
 				t = strings.ReplaceAll(t, e, "[withheld: "+f.input+"]")
-				shapes = append(shapes, shape{f.input, e})
+				shapes = append(shapes, form{input: f.input, b: []byte(e)})
 			}
 		}
 	}
+	cut := newCuts(shapes)
 	// What is left of a secret cut short before a cut mark.
 	var b strings.Builder
 	from := 0
@@ -347,13 +348,10 @@ func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 			break
 		}
 		end := len(strings.TrimRight(t[from:at+i], " \t\n_")) + from
-		for _, sh := range shapes {
-			if n := prefixAtEnd(t[from:end], sh.f); n > 0 {
-				b.WriteString(t[from : end-n])
-				b.WriteString("[withheld: " + sh.input + "]")
-				from = end
-				break
-			}
+		if in, n := cut.at(t[from:end]); in != "" {
+			b.WriteString(t[from : end-n])
+			b.WriteString("[withheld: " + in + "]")
+			from = end
 		}
 		at += i + len(cutMark)
 	}
@@ -361,23 +359,41 @@ func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 	return b.String()
 }
 
-// prefixAtEnd is the length of the longest end of t, of MinLen characters
-// or more and shorter than f, that begins f; 0 when none.
-func prefixAtEnd(t, f string) int {
-	if len(f) <= MinLen {
-		return 0
-	}
-	w := t[max(0, len(t)-len(f)+1):]
-	head := f[:MinLen]
-	for j := 0; len(w)-j >= MinLen; {
-		k := strings.Index(w[j:], head)
-		if k < 0 {
-			return 0
+// cuts finds the form a text ends with the start of: each run of MinLen
+// characters of a form, mapped to where it ends in the form.
+type cuts map[string][]cutAt
+
+// cutAt is a form's first k characters, which end with the run indexed.
+type cutAt struct {
+	input, f string
+	k        int
+}
+
+// newCuts indexes the starts, MinLen characters or longer and shorter than
+// the whole, of each form.
+func newCuts(forms []form) cuts {
+	c := cuts{}
+	for _, fm := range forms {
+		f := string(fm.b)
+		for k := MinLen; k < len(f); k++ {
+			g := f[k-MinLen : k]
+			c[g] = append(c[g], cutAt{input: fm.input, f: f, k: k})
 		}
-		if strings.HasPrefix(f, w[j+k:]) {
-			return len(w) - j - k
-		}
-		j += k + 1
 	}
-	return 0
+	return c
+}
+
+// at returns the input of the form whose start, MinLen characters or
+// longer, t ends with, and that start's length; "" when none.
+func (c cuts) at(t string) (string, int) {
+	if len(t) < MinLen {
+		return "", 0
+	}
+	in, best := "", 0
+	for _, a := range c[t[len(t)-MinLen:]] {
+		if a.k > best && a.k <= len(t) && t[len(t)-a.k:] == a.f[:a.k] {
+			in, best = a.input, a.k
+		}
+	}
+	return in, best
 }
