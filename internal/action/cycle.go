@@ -176,6 +176,11 @@ func (c *prCycle) run(ctx context.Context) (finish bool, err error) {
 		if err := c.checkPrepared(cyc); err != nil {
 			return false, err
 		}
+		if w := c.prepared.Withheld; w != nil {
+			// TB14: the prepare job withheld what it was to hand over.
+			c.refused(w.Reason())
+			cyc = loop.PlanCycle(c.plan, c.st, c.facts())
+		}
 	}
 	if c.cfg.DryRun {
 		c.gha.Noticef("review-loop: dry run: would %s (%s); nothing written", c.plan.Action, c.plan.Why)

@@ -57,8 +57,14 @@ func (c *prCycle) prepare(ctx context.Context, judges map[string]loop.JudgeResul
 	d.Seconds = int64(c.Now().Sub(c.started).Round(time.Second) / time.Second)
 	d.Fixer = c.cfg.Fixer
 	dir := prepared.Dir(c.cfg.ArtifactDir, c.number)
-	if err := prepared.Write(dir, d, patch, c.secrets); err != nil {
+	w, err := prepared.WriteOrWithhold(dir, d, patch, c.secrets)
+	if err != nil {
 		return err
+	}
+	if w != nil {
+		// TB14: the publish job hands the PR back naming the input.
+		c.gha.Warningf("review-loop: PR #%d: %s", c.number, w.Reason())
+		return nil
 	}
 	c.gha.Noticef("review-loop: PR #%d: prepared a %s (%d patch bytes) in %s for the publish job", c.number, c.plan.Action, len(patch), dir)
 	return nil

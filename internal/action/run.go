@@ -235,6 +235,9 @@ func Run(ctx context.Context, d Deps) (res Result, err error) {
 		}
 	}
 	r := &runner{Deps: d, cfg: cfg, gha: gha, treeless: treeless(cfg), secrets: cfg.SecretSet()}
+	for _, name := range cfg.UnprotectedSecrets() {
+		gha.Warningf("review-loop: the secret %s is shorter than %d characters: too short to tell from ordinary text, so what review-loop writes cannot be checked for it (TB14)", name, secret.MinRaw)
+	}
 	r.pinAgent()
 
 	// C2: the inputs, the event and the engine names are judged before the

@@ -14,8 +14,8 @@ func TestAgentFixer_InputsAreValidatedAndOnlyTheChosenAgentGetsItsKey(t *testing
 	}{
 		{"claude-code", "", "", "input anthropic-api-key: required when fixer is claude-code", ""},
 		{"codex", "", "", "input openai-api-key: required when fixer is codex", ""},
-		{"claude-code", "INPUT_ANTHROPIC-API-KEY", "sk-ant", "", "sk-ant"},
-		{"codex", "INPUT_OPENAI-API-KEY", "sk-oai", "", "sk-oai"},
+		{"claude-code", "INPUT_ANTHROPIC-API-KEY", "sk-ant-key-1", "", "sk-ant-key-1"},
+		{"codex", "INPUT_OPENAI-API-KEY", "sk-oai-key-1", "", "sk-oai-key-1"},
 		{"aider", "", "", `input fixer: "aider" is not suggestions, command, claude-code or codex`, ""},
 	} {
 		e := baseEnv()
@@ -52,7 +52,7 @@ func TestAgentFixer_TheAnthropicJudgeIsPickedWhenTheKeyIsSet(t *testing.T) {
 	t.Parallel()
 	e := baseEnv()
 	e["INPUT_FIXER"] = "claude-code"
-	e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
+	e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant-key-1"
 	c, err := Load(env(e))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestAgentFixer_TheJudgeCommandComesBeforeTheKeyWhateverTheBaseURL(t *testin
 	t.Parallel()
 	for _, baseURL := range []string{"", "http://127.0.0.1:1"} {
 		e := baseEnv()
-		e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
+		e["INPUT_ANTHROPIC-API-KEY"] = "sk-ant-key-1"
 		e["INPUT_JUDGE-COMMAND"] = "./judge --strict"
 		c, err := Load(env(e))
 		if err != nil {

@@ -307,6 +307,11 @@ func Load(getenv func(string) string) (Config, error) {
 		errs = append(errs, fmt.Errorf("GITHUB_REPOSITORY: %q is not owner/name", c.Repository))
 	}
 	c.Owner, c.Repo = owner, repo
+	for _, k := range []struct{ input, value string }{{"anthropic-api-key", c.AnthropicAPIKey}, {"openai-api-key", c.OpenAIAPIKey}} {
+		if n := len(k.value); n > 0 && n < secret.MinLen {
+			errs = append(errs, fmt.Errorf("input %s: %d characters is too short for an API key, and too short to keep out of everything review-loop writes (TB14 needs at least %d); give the key itself", k.input, n, secret.MinLen))
+		}
+	}
 	switch c.Fixer {
 	case "suggestions":
 	case "command":
@@ -390,6 +395,26 @@ func (c Config) SecretSet() *secret.Set {
 		ns = append(ns, secret.Named{Input: k, Value: c.EnvSecrets[k]})
 	}
 	return secret.NewSet(ns...)
+}
+
+// UnprotectedSecrets are the names of the secret inputs and variables
+// whose values are too short to be kept out of what review-loop writes
+// (shorter than secret.MinRaw, not empty): the run warns of each. The
+// API key inputs never are: Load refuses them shorter than secret.MinLen.
+func (c Config) UnprotectedSecrets() []string {
+	var out []string
+	for in, v := range map[string]string{"github-token": c.GitHubToken, "push-token": c.PushToken, "trigger-token": c.TriggerToken} {
+		if v != "" && len(v) < secret.MinRaw {
+			out = append(out, in)
+		}
+	}
+	for k, v := range c.EnvSecrets {
+		if v != "" && len(v) < secret.MinRaw {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func splitList(s string) []string {

@@ -78,13 +78,13 @@ func TestLoadConfig(t *testing.T) {
 		t.Parallel()
 		m := baseEnv()
 		m["INPUT_TRIGGER-TOKEN"] = "ghp_user"
-		m["INPUT_ANTHROPIC-API-KEY"] = "sk-ant"
+		m["INPUT_ANTHROPIC-API-KEY"] = "sk-ant-key-1"
 		c, err := Load(env(m))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := strings.Join(c.Secrets(), " ")
-		for _, s := range []string{"ghs_secret", "ghp_user", "sk-ant"} {
+		for _, s := range []string{"ghs_secret", "ghp_user", "sk-ant-key-1"} {
 			if !strings.Contains(got, s) {
 				t.Errorf("secrets %q miss %q", got, s)
 			}
@@ -108,5 +108,40 @@ func TestRule_TB14_TheSecretSetNamesEverySecretReviewLoopHolds(t *testing.T) {
 		if got := s.FindString("x " + value + " y"); got != want {
 			t.Errorf("%s: found %q, want %q", value, got, want)
 		}
+	}
+}
+
+// TB14: an API key input shorter than secret.MinLen is refused at start:
+// no real key is that short, and what review-loop writes could not be
+// checked for every form of it. The error names the input and its
+// length, never the value.
+func TestRule_TB14_AnAPIKeyTooShortToCheckIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"ANTHROPIC-API-KEY", "OPENAI-API-KEY"} {
+		m := baseEnv()
+		m["INPUT_"+in] = "sk-7x1"
+		_, err := Load(env(m))
+		if err == nil {
+			t.Fatalf("%s of 6 characters accepted", in)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "input "+strings.ToLower(in)) || !strings.Contains(msg, "6 characters") || strings.Contains(msg, "sk-7x1") {
+			t.Errorf("error %q: want the input and the length named, never the value", msg)
+		}
+	}
+	m := baseEnv()
+	m["INPUT_ANTHROPIC-API-KEY"] = "sk-ant-8"
+	if _, err := Load(env(m)); err != nil {
+		t.Errorf("a key of 8 characters refused: %v", err)
+	}
+}
+
+// TB14: a secret variable of fewer than secret.MinRaw characters cannot
+// be kept out of what review-loop writes; it is named (never shown) so
+// the run can warn, while longer ones are not.
+func TestRule_TB14_ASecretTooShortToProtectIsNamed(t *testing.T) {
+	t.Parallel()
+	c := Config{GitHubToken: "ghs_github_token_value_1", EnvSecrets: map[string]string{"PIN": "123", "DEPLOY_PIN": "h7Qz2", "EMPTY": ""}}
+	if got := c.UnprotectedSecrets(); len(got) != 1 || got[0] != "PIN" {
+		t.Errorf("unprotected %v, want [PIN]", got)
 	}
 }

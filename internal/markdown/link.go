@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"sort"
 
 	"github.com/yuin/goldmark/ast"
@@ -46,6 +47,50 @@ type lineMemo struct {
 
 // Parse implements parser.InlineParser.
 func (b boundedLink) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	st := labelsOf(pc)
+	if line[0] != ']' {
+		n := b.parse(parent, block, pc)
+		if n != nil {
+			l := label{node: n, start: seg.Start, stop: seg.Start + 1}
+			if line[0] == '!' {
+				l.stop, l.image = seg.Start+2, true
+			}
+			st.open = append(st.open, l)
+		}
+		return n
+	}
+	if len(st.open) == 0 {
+		return b.parse(parent, block, pc) // no label is open: goldmark returns at once
+	}
+	last := st.open[len(st.open)-1]
+	st.open = st.open[:len(st.open)-1]
+	// goldmark gives up on a label when the open labels left span more
+	// than 998 bytes, before it looks for a link in the label's text.
+	long := len(st.open) > 0 && st.open[len(st.open)-1].stop-st.open[0].start > 998
+	lr := &labelReader{Reader: block, lines: blockLines(parent), src: block.Source(),
+		label: text.NewSegment(last.stop, seg.Start), steps: b.steps}
+	lr.line = st.lineOf(lr.lines, seg.Start, b.steps)
+	block = lr
+	var undo func()
+	if !long && !last.image {
+		undo, block = st.answerContainsLink(last, block)
+		if b.steps != nil {
+			*b.steps += containsLinkWalk(last.node)
+		}
+	}
+	n := b.parse(parent, block, pc)
+	if undo != nil {
+		undo()
+	}
+	if _, ok := n.(*ast.Link); ok {
+		st.lastLink = max(st.lastLink, last.start)
+	}
+	return n
+}
+
+// parse is goldmark's link parser with the doomed destination scans cut.
+func (b boundedLink) parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
 	if len(line) < 2 || line[0] != ']' || line[1] != '(' {
 		return b.InlineParser.Parse(parent, block, pc)
@@ -239,9 +284,288 @@ func (r *endedLine) PeekLine() ([]byte, text.Segment) {
 // CloseBlock implements parser.CloseBlocker: goldmark's link parser turns
 // the link labels left open at the end of a block back into text.
 func (b boundedLink) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	pc.Set(labelsKey, nil)
 	if c, ok := b.InlineParser.(parser.CloseBlocker); ok {
 		c.CloseBlock(parent, block, pc)
 	}
 }
 
 var _ parser.CloseBlocker = boundedLink{}
+
+// goldmark refuses a link whose text holds a link: at each "]" that may
+// close one it walks every node after the label's "[" to the end of what
+// is parsed (containsLink). 32,768 "[" then 32,768 "]" made it walk the
+// rest of the paragraph for each of the last 999 brackets: about a
+// second for 65,536 characters. The answer is known without a walk: the
+// label's text holds a link exactly when a link was made in this block
+// from a label opened after it (links are only ever made by this parser,
+// each from the nodes after its own label, and nothing moves a node
+// before an open label). labels mirrors goldmark's list of open labels —
+// pushed at each "[" and "![", the last one taken at each "]", all
+// dropped at the block's end — and keeps where the last link's label
+// opened; goldmark is then shown a label whose walk ends at once with
+// the same answer.
+
+var labelsKey = parser.NewContextKey()
+
+// label is an open "[" or "![" as goldmark keeps it: its node and its
+// segment.
+type label struct {
+	node        ast.Node
+	start, stop int
+	image       bool
+}
+
+// labels is the block's open labels, oldest first, and the start of the
+// label of the latest link made in the block (-1 when none).
+type labels struct {
+	open     []label
+	lastLink int
+	// line is the index, in the block's lines, of the line last read: the
+	// parse only moves forward through a block.
+	line int
+}
+
+// lineOf is the index of the block's line that holds position p (the
+// last line starting at or before it), found from the line last read.
+func (st *labels) lineOf(lines *text.Segments, p int, steps *int) int {
+	if lines == nil || lines.Len() == 0 {
+		return -1
+	}
+	st.line = min(max(st.line, 0), lines.Len()-1)
+	for st.line+1 < lines.Len() && lines.At(st.line+1).Start <= p {
+		st.line++
+		if steps != nil {
+			*steps++
+		}
+	}
+	return st.line
+}
+
+// labelsOf returns the labels of the block being parsed.
+func labelsOf(pc parser.Context) *labels {
+	st, _ := pc.Get(labelsKey).(*labels)
+	if st == nil {
+		st = &labels{lastLink: -1}
+		pc.Set(labelsKey, st)
+	}
+	return st
+}
+
+// answerContainsLink makes goldmark's walk over the nodes after last end
+// at once with the answer labels know: a label whose text holds a link is
+// given a link of its own to find first; one whose text does not is
+// shown with no nodes after it until goldmark reads the line again (the
+// next thing it does after the walk), when they are put back. undo puts
+// back what is left to put back once goldmark returns.
+func (st *labels) answerContainsLink(last label, block text.Reader) (undo func(), r text.Reader) {
+	if st.lastLink > last.start {
+		found := ast.NewLink()
+		last.node.AppendChild(last.node, found)
+		return func() { last.node.RemoveChild(last.node, found) }, block
+	}
+	next := last.node.NextSibling()
+	if next == nil {
+		return nil, block
+	}
+	last.node.SetNextSibling(nil)
+	put := &putBack{Reader: block, put: func() { last.node.SetNextSibling(next) }}
+	return put.back, put
+}
+
+// putBack is a reader that puts back the nodes hidden from goldmark's walk
+// at its first use after the "]" it was given for: goldmark advances past
+// the "]", walks, then reads on before it changes the tree.
+type putBack struct {
+	text.Reader
+	put      func()
+	advanced bool
+}
+
+func (r *putBack) back() {
+	if r.put != nil {
+		r.put()
+		r.put = nil
+	}
+}
+
+// Advance implements text.Reader.
+func (r *putBack) Advance(n int) {
+	if r.advanced {
+		r.back()
+	}
+	r.advanced = true
+	r.Reader.Advance(n)
+}
+
+// PeekLine implements text.Reader.
+func (r *putBack) PeekLine() ([]byte, text.Segment) {
+	if r.advanced {
+		r.back()
+	}
+	return r.Reader.PeekLine()
+}
+
+// ReadRune implements text.Reader.
+func (r *putBack) ReadRune() (rune, int, error) { r.back(); return r.Reader.ReadRune() }
+
+// ResetPosition implements text.Reader.
+func (r *putBack) ResetPosition() { r.back(); r.Reader.ResetPosition() }
+
+// Peek implements text.Reader.
+func (r *putBack) Peek() byte { r.back(); return r.Reader.Peek() }
+
+// PrecendingCharacter implements text.Reader.
+func (r *putBack) PrecendingCharacter() rune { r.back(); return r.Reader.PrecendingCharacter() }
+
+// Value implements text.Reader.
+func (r *putBack) Value(s text.Segment) []byte { r.back(); return r.Reader.Value(s) }
+
+// LineOffset implements text.Reader.
+func (r *putBack) LineOffset() int { r.back(); return r.Reader.LineOffset() }
+
+// Position implements text.Reader.
+func (r *putBack) Position() (int, text.Segment) { r.back(); return r.Reader.Position() }
+
+// SetPosition implements text.Reader.
+func (r *putBack) SetPosition(l int, s text.Segment) { r.back(); r.Reader.SetPosition(l, s) }
+
+// SetPadding implements text.Reader.
+func (r *putBack) SetPadding(n int) { r.back(); r.Reader.SetPadding(n) }
+
+// AdvanceAndSetPadding implements text.Reader.
+func (r *putBack) AdvanceAndSetPadding(n, p int) { r.back(); r.Reader.AdvanceAndSetPadding(n, p) }
+
+// AdvanceToEOL implements text.Reader.
+func (r *putBack) AdvanceToEOL() { r.back(); r.Reader.AdvanceToEOL() }
+
+// AdvanceLine implements text.Reader.
+func (r *putBack) AdvanceLine() { r.back(); r.Reader.AdvanceLine() }
+
+// SkipSpaces implements text.Reader.
+func (r *putBack) SkipSpaces() (text.Segment, int, bool) { r.back(); return r.Reader.SkipSpaces() }
+
+// SkipBlankLines implements text.Reader.
+func (r *putBack) SkipBlankLines() (text.Segment, int, bool) {
+	r.back()
+	return r.Reader.SkipBlankLines()
+}
+
+// Match implements text.Reader.
+func (r *putBack) Match(reg *regexp.Regexp) bool { r.back(); return r.Reader.Match(reg) }
+
+// FindSubMatch implements text.Reader.
+func (r *putBack) FindSubMatch(reg *regexp.Regexp) [][]byte {
+	r.back()
+	return r.Reader.FindSubMatch(reg)
+}
+
+// FindClosure implements text.Reader.
+func (r *putBack) FindClosure(opener, closer byte, o text.FindClosureOptions) (*text.Segments, bool) {
+	r.back()
+	return r.Reader.FindClosure(opener, closer, o)
+}
+
+// containsLinkWalk is how many nodes goldmark's containsLink visits from
+// n: the cost test's measure (R2).
+func containsLinkWalk(n ast.Node) int {
+	steps := 0
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		for c := n; c != nil; c = c.NextSibling() {
+			steps++
+			if _, ok := c.(*ast.Link); ok {
+				return true
+			}
+			if walk(c.FirstChild()) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(n)
+	return steps
+}
+
+// goldmark's block reader copies a segment's bytes to read them (Value),
+// finding the segment's first line by walking back from the block's last
+// line, and at each "]" it reads the label's text so, before it checks
+// the text against the 999-character limit: a label opened early in a
+// long paragraph cost a copy of, and a walk over, the rest of it at each
+// of up to 999 brackets. labelReader gives the same bytes with the line
+// found by a binary search, and gives a label's text longer than the
+// limit as any text longer than it: goldmark only measures it.
+
+// labelReader is the reader of one "]": label is the text of the label
+// it closes.
+type labelReader struct {
+	text.Reader
+	lines *text.Segments
+	// line is the index of the line holding the "]", -1 when unknown.
+	line  int
+	src   []byte
+	label text.Segment
+	steps *int
+}
+
+// tooLong stands for a label's text over the limit: goldmark reads only
+// its length. It is never written to.
+var tooLong = make([]byte, 1000)
+
+// Value implements text.Reader: what goldmark's block reader returns,
+// found without its walk.
+func (r *labelReader) Value(seg text.Segment) []byte {
+	if seg.Start == r.label.Start && seg.Stop == r.label.Stop && seg.Stop-seg.Start > 999 {
+		if r.steps != nil {
+			*r.steps++
+		}
+		return tooLong
+	}
+	if r.line < 0 {
+		return r.Reader.Value(seg)
+	}
+	// The last line starting at or before seg, walked to from the "]"'s:
+	// as far as the text read (a label's text, a link's title) spans.
+	n, line, walked := r.lines.Len(), r.line, 0
+	for line >= 0 && r.lines.At(line).Start > seg.Start {
+		line--
+		walked++
+	}
+	for line+1 < n && r.lines.At(line+1).Start <= seg.Start {
+		line++
+		walked++
+	}
+	if line < 0 {
+		return r.Reader.Value(seg)
+	}
+	ret := make([]byte, 0, seg.Stop-seg.Start+1)
+	i := seg.Start
+	for ; line < n; line++ {
+		s := r.lines.At(line)
+		if i < 0 {
+			i = s.Start
+		}
+		ret = s.ConcatPadding(ret)
+		if e := min(seg.Stop, s.Stop); i < e {
+			ret = append(ret, r.src[i:e]...)
+		}
+		i = -1
+		if s.Stop > seg.Stop {
+			break
+		}
+	}
+	if r.steps != nil {
+		*r.steps += walked + len(ret)
+	}
+	return ret
+}
+
+// blockLines are the lines of the block being parsed.
+func blockLines(parent ast.Node) *text.Segments {
+	for n := parent; n != nil; n = n.Parent() {
+		if n.Type() == ast.TypeBlock {
+			return n.Lines()
+		}
+	}
+	return nil
+}

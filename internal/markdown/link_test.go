@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark"
@@ -34,7 +35,13 @@ func render(t *testing.T, src string, ours bool) string {
 // containers.
 func TestRule_R2_TheBoundedLinkParserReadsAsGoldmarkDoes(t *testing.T) {
 	t.Parallel()
-	for _, src := range linkSeeds {
+	long := []string{
+		strings.Repeat("[", 1100) + "[a](b)" + strings.Repeat("]", 1100) + "(c)",
+		strings.Repeat("[", 500) + "[a](b)" + strings.Repeat("](c)", 500),
+		strings.Repeat("![", 600) + "[a](b)" + strings.Repeat("](c)", 600),
+		strings.Repeat("[a ", 400) + strings.Repeat("*b ", 200) + strings.Repeat("](c) ", 400),
+	}
+	for _, src := range append(long, linkSeeds...) {
 		if got, want := render(t, src, true), render(t, src, false); got != want {
 			t.Errorf("%q:\n got %s\nwant %s", src, got, want)
 		}
@@ -49,6 +56,9 @@ var linkSeeds = []string{
 	"[a](\\", "[a](b\"c\")", "[a](b\n'c\nd')",
 	"> > > a", ">\t> b\n>\tc", "- > 1. > * a\n  b", "\t- a\n\t\t- b\n\t\t\t```x\n\t\t\tc\n\t\t\t```",
 	"1.\t> a\n   \t> b", "  >  >\t>   ```\n  > > > x",
+	"[[a](b)]", "[a [b](c) d](e)", "[[[a]]]", "[x]: /u\n\n[[x]]", "[x]: /u\n\n[a [x] b](c)", "[a *b [c](d) e*](f)",
+	"![[a](b)](c)", "[![a](b)](c)", "[a](b)[c]", "[[a]\n[b](c)](d)", "[a ![b](c) d](e)", "[a [b] c](d)",
+	"[[[[a](b)]]](c)", "[a\nb]\n[a\nb]: /u\n\n[a\nb]", "> [a\n> b](c \"t\n> u\")", "[x]: /u\n\n- [a\n  [x]\n  b](c)", "*[a [b](c)* d](e)", "[a]: /u\n\n[[a]][a]", "[a `]` b](c)", "[a <b>] c](d)",
 }
 
 func FuzzBoundedLink(f *testing.F) {

@@ -44,6 +44,9 @@ func (d Decisions) Match(head, action string, effects []string) error {
 	if d.HeadSHA != head {
 		return fmt.Errorf("%w: prepared for head %s, the PR head is %s", ErrStale, short(d.HeadSHA), short(head))
 	}
+	if d.Withheld != nil {
+		return nil // the publish job hands the PR back whatever else it plans
+	}
 	if d.Action != action {
 		return fmt.Errorf("%w: prepared a %s, this run decides %s", ErrStale, d.Action, action)
 	}

@@ -67,6 +67,31 @@ type Decisions struct {
 	// ledger (C5): the publish job counts the prepare job's minutes with
 	// its own. Only an account, never a decision: bounded on reading.
 	Seconds int64 `json:"seconds,omitempty"`
+	// Withheld, when set, says the prepare job found a secret in what it
+	// was to hand over (TB14) and handed over nothing else of the cycle:
+	// no judge verdicts, no fix, no patch. The publish job hands the PR
+	// back naming the input and what held it.
+	Withheld *Withheld `json:"withheld,omitempty"`
+}
+
+// Withheld is a hand-over the prepare job withheld because it held the
+// secret of Input (TB14); What says which part held it.
+type Withheld struct {
+	Input string `json:"input"`
+	What  string `json:"what"`
+}
+
+// The parts of a hand-over that can hold a secret, as Withheld.What
+// names them: an allow-list, so the publish job repeats only these words.
+const (
+	WithheldJudges   = "the judge's verdicts"
+	WithheldFix      = "the prepared fix"
+	WithheldHandOver = "the prepared hand-over"
+)
+
+// Reason is the refusal as the PR's hand-back says it.
+func (w *Withheld) Reason() string {
+	return secret.Reason(w.Input, w.What+" of the prepare job")
 }
 
 // maxJobSeconds is the longest a GitHub-hosted job runs (6 hours).
@@ -130,6 +155,29 @@ func Write(dir string, d Decisions, patch []byte, secrets *secret.Set) error {
 		return fmt.Errorf("writing the patch: %w", err)
 	}
 	return nil
+}
+
+// WriteOrWithhold writes the hand-over (Write); when it holds a secret
+// (TB14) it writes in its place a hand-over that says only that, naming
+// the input and the part that held it (Withheld), and returns that.
+func WriteOrWithhold(dir string, d Decisions, patch []byte, secrets *secret.Set) (*Withheld, error) {
+	err := Write(dir, d, patch, secrets)
+	var se *secret.Error
+	if !errors.As(err, &se) {
+		return nil, err
+	}
+	w := &Withheld{Input: se.Input, What: WithheldHandOver}
+	if b, _ := json.Marshal(d.Judges); secrets.Find(b) != "" {
+		w.What = WithheldJudges
+	} else if b, _ := json.Marshal(d.Fix); secrets.Find(b) != "" || secrets.Find(patch) != "" {
+		w.What = WithheldFix
+	}
+	marker := Decisions{Repo: d.Repo, PR: d.PR, HeadSHA: d.HeadSHA, Action: d.Action, Effects: d.Effects,
+		Fixer: d.Fixer, Seconds: d.Seconds, Withheld: w}
+	if err := Write(dir, marker, nil, secrets); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 // Read reads and checks an artifact directory: both files regular and
@@ -208,8 +256,9 @@ const maxEffects = 32
 var (
 	hexSHA   = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
-	// inputName is an input's name as a withheld fix names it.
-	inputName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	// inputName is an input's or a secret variable's name as a withheld
+	// hand-over names it.
+	inputName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 )
 
 func (d Decisions) check() error {
@@ -237,6 +286,14 @@ func (d Decisions) check() error {
 	for _, e := range d.Effects {
 		if !slices.Contains(loop.EffectKinds, loop.EffectKind(e)) {
 			errs = append(errs, fmt.Errorf("unknown effect %q", e))
+		}
+	}
+	if w := d.Withheld; w != nil {
+		if !inputName.MatchString(w.Input) || !slices.Contains([]string{WithheldJudges, WithheldFix, WithheldHandOver}, w.What) {
+			errs = append(errs, fmt.Errorf("a withheld hand-over names %q and %q", report.Plain(w.Input, MaxText), report.Plain(w.What, MaxText)))
+		}
+		if d.Fix != nil || len(d.Judges) > 0 {
+			errs = append(errs, errors.New("a withheld hand-over hands over a fix or judge verdicts"))
 		}
 	}
 	if d.Fix != nil {

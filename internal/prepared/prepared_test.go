@@ -9,6 +9,7 @@ import (
 
 	"github.com/review-loop/review-loop/internal/fix"
 	"github.com/review-loop/review-loop/internal/loop"
+	"github.com/review-loop/review-loop/internal/secret"
 )
 
 const okPatch = `diff --git a/calc/calc.go b/calc/calc.go
@@ -206,4 +207,45 @@ func FuzzValidatePatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TB14: a hand-over that holds a secret — here a judge verdict quoting an
+// environment secret — is written as a withheld hand-over that names the
+// variable and the part that held it and holds nothing else; Read takes
+// it, and refuses a withheld hand-over that also hands over a fix or
+// verdicts, or names a part that is not on the allow-list.
+func TestRule_TB14_AHandOverHoldingASecretIsWrittenAsWithheld(t *testing.T) {
+	t.Parallel()
+	const value = "dpl_tb14_handover_secret_0a9"
+	secrets := secret.NewSet(secret.Named{Input: "DEPLOY_TOKEN", Value: value})
+	d := Decisions{Repo: "octo/app", PR: 1, HeadSHA: strings.Repeat("a", 40), Action: string(loop.ActionHandBack),
+		Judges: map[string]loop.JudgeResult{"claude": {Verdict: loop.JudgeNonBlocking, Reason: "the token is " + value}}}
+	dir := t.TempDir()
+	w, err := WriteOrWithhold(dir, d, nil, secrets)
+	if err != nil || w == nil || w.Input != "DEPLOY_TOKEN" || w.What != WithheldJudges {
+		t.Fatalf("withheld %+v, err %v", w, err)
+	}
+	got, _, err := Read(dir)
+	if err != nil {
+		t.Fatalf("reading the withheld hand-over: %v", err)
+	}
+	if got.Withheld == nil || got.Withheld.Input != "DEPLOY_TOKEN" || len(got.Judges) != 0 || got.Fix != nil {
+		t.Errorf("read %+v", got)
+	}
+	if err := got.Match(d.HeadSHA, string(loop.ActionFix), []string{"fix"}); err != nil {
+		t.Errorf("a withheld hand-over is handed back whatever the publish job plans: %v", err)
+	}
+	for name, bad := range map[string]Decisions{
+		"with verdicts": {Withheld: w, Judges: map[string]loop.JudgeResult{"claude": {Verdict: loop.JudgeBlocking}}},
+		"with a fix":    {Withheld: w, Action: string(loop.ActionFix), Fix: &Fix{}},
+		"another part":  {Withheld: &Withheld{Input: "DEPLOY_TOKEN", What: "see https://evil.example"}},
+	} {
+		bad.Repo, bad.PR, bad.HeadSHA, bad.Version = d.Repo, d.PR, d.HeadSHA, Version
+		if bad.Action == "" {
+			bad.Action = d.Action
+		}
+		if err := bad.check(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
 }

@@ -15,13 +15,30 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// MinLen is the shortest secret looked for: a shorter value (a test's
-// placeholder) would match ordinary text and refuse every write. Real
-// tokens and API keys are tens of characters long.
+// MinLen is the shortest secret looked for in every form, and the
+// shortest prefix of one that counts where a text was cut: the encoded
+// forms of a shorter value (a few hex digits, base64 characters) would
+// match ordinary text and refuse every write. Real tokens and API keys
+// are tens of characters long; the secret inputs are refused shorter
+// than this at start-up.
 const MinLen = 8
+
+// MinRaw is the shortest secret looked for at all, as it is: a value of
+// MinRaw to MinLen-1 characters (a PIN, a short password in a secret
+// variable) is still kept out of every write in its raw form. A value of
+// fewer characters cannot be protected: one, two or three characters
+// occur in almost every text, so looking for them would refuse every
+// write, and an encoding or a cut would hide them anyway.
+const MinRaw = 4
+
+// cutMark is what review-loop writes where it cut a text short (a title
+// kept to 100 runes, an engine's note, a status comment too long for
+// GitHub): a secret cut there leaves its first characters before it.
+const cutMark = "…"
 
 // Named is one secret and the input it came from (`anthropic-api-key`).
 type Named struct {
@@ -33,6 +50,7 @@ type Named struct {
 // once. The zero Set and a nil *Set hold none.
 type Set struct {
 	forms []form
+	cut   cuts
 }
 
 type form struct {
@@ -40,18 +58,24 @@ type form struct {
 	b     []byte
 }
 
-// NewSet returns the set of the given secrets; empty values and values
-// shorter than MinLen are left out.
+// NewSet returns the set of the given secrets: each in every form, or,
+// from MinRaw to MinLen-1 characters, as it is; empty values and values
+// shorter than MinRaw are left out.
 func NewSet(ns ...Named) *Set {
 	s := &Set{}
 	for _, n := range ns {
+		if len(n.Value) < MinRaw {
+			continue
+		}
 		if len(n.Value) < MinLen {
+			s.forms = append(s.forms, form{input: n.Input, b: []byte(n.Value)})
 			continue
 		}
 		for _, f := range Forms(n.Value) {
 			s.forms = append(s.forms, form{input: n.Input, b: []byte(f)})
 		}
 	}
+	s.cut = newCuts(s.forms)
 	return s
 }
 
@@ -63,6 +87,7 @@ func (s *Set) With(n Named) *Set {
 		out.forms = append(out.forms, s.forms...)
 	}
 	out.forms = append(out.forms, NewSet(n).forms...)
+	out.cut = newCuts(out.forms)
 	return out
 }
 
@@ -81,7 +106,8 @@ func (s *Set) Inputs() []string {
 	return out
 }
 
-// Find returns the input whose secret b holds in any form, "" when none.
+// Find returns the input whose secret b holds in any form, whole or cut
+// short where b was truncated, "" when none.
 func (s *Set) Find(b []byte) string {
 	if s == nil {
 		return ""
@@ -90,6 +116,9 @@ func (s *Set) Find(b []byte) string {
 		if bytes.Contains(b, f.b) {
 			return f.input
 		}
+	}
+	if bytes.Contains(b, []byte(cutMark)) {
+		return s.findCut(string(b))
 	}
 	return ""
 }
@@ -104,7 +133,26 @@ func (s *Set) FindString(t string) string {
 			return f.input
 		}
 	}
-	return ""
+	return s.findCut(t)
+}
+
+// findCut returns the input of a secret whose form t holds cut short: at
+// least MinLen of its first characters just before a cut mark (white
+// space and the "_" of an italic note between them ignored), "" when
+// none. The work is one look-up at each mark.
+func (s *Set) findCut(t string) string {
+	for rest, at := t, 0; ; {
+		i := strings.Index(rest, cutMark)
+		if i < 0 {
+			return ""
+		}
+		before := strings.TrimRight(t[:at+i], " \t\n_")
+		if in, _ := s.cut.at(before); in != "" {
+			return in
+		}
+		at += i + len(cutMark)
+		rest = t[at:]
+	}
 }
 
 // FindText is Find on text GitHub renders as markdown: the text itself,
@@ -280,13 +328,72 @@ func (s *Set) Withhold(t string, escapes ...func(string) string) string {
 	if s == nil {
 		return t
 	}
+	shapes := slices.Clone(s.forms)
 	for _, f := range s.forms {
 		t = strings.ReplaceAll(t, string(f.b), "[withheld: "+f.input+"]")
 		for _, esc := range escapes {
 			if e := esc(string(f.b)); e != "" {
 				t = strings.ReplaceAll(t, e, "[withheld: "+f.input+"]")
+				shapes = append(shapes, form{input: f.input, b: []byte(e)})
 			}
 		}
 	}
-	return t
+	cut := newCuts(shapes)
+	// What is left of a secret cut short before a cut mark.
+	var b strings.Builder
+	from := 0
+	for at := 0; ; {
+		i := strings.Index(t[at:], cutMark)
+		if i < 0 {
+			break
+		}
+		end := len(strings.TrimRight(t[from:at+i], " \t\n_")) + from
+		if in, n := cut.at(t[from:end]); in != "" {
+			b.WriteString(t[from : end-n])
+			b.WriteString("[withheld: " + in + "]")
+			from = end
+		}
+		at += i + len(cutMark)
+	}
+	b.WriteString(t[from:])
+	return b.String()
+}
+
+// cuts finds the form a text ends with the start of: each run of MinLen
+// characters of a form, mapped to where it ends in the form.
+type cuts map[string][]cutAt
+
+// cutAt is a form's first k characters, which end with the run indexed.
+type cutAt struct {
+	input, f string
+	k        int
+}
+
+// newCuts indexes the starts, MinLen characters or longer and shorter than
+// the whole, of each form.
+func newCuts(forms []form) cuts {
+	c := cuts{}
+	for _, fm := range forms {
+		f := string(fm.b)
+		for k := MinLen; k < len(f); k++ {
+			g := f[k-MinLen : k]
+			c[g] = append(c[g], cutAt{input: fm.input, f: f, k: k})
+		}
+	}
+	return c
+}
+
+// at returns the input of the form whose start, MinLen characters or
+// longer, t ends with, and that start's length; "" when none.
+func (c cuts) at(t string) (string, int) {
+	if len(t) < MinLen {
+		return "", 0
+	}
+	in, best := "", 0
+	for _, a := range c[t[len(t)-MinLen:]] {
+		if a.k > best && a.k <= len(t) && t[len(t)-a.k:] == a.f[:a.k] {
+			in, best = a.input, a.k
+		}
+	}
+	return in, best
 }

@@ -46,7 +46,7 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// A value shorter than MinLen is not looked for: it would match ordinary
+// A value shorter than MinRaw is not looked for: it would match ordinary
 // text.
 func TestRule_TB14_AShortValueIsNotLookedFor(t *testing.T) {
 	t.Parallel()
@@ -105,5 +105,80 @@ func TestRule_TB14_AnEscapedSecretIsStillFound(t *testing.T) {
 	}
 	if got := s.Withhold("a "+escaped+" b", esc); strings.Contains(got, "dpl") {
 		t.Errorf("Withhold left %q", got)
+	}
+}
+
+// TB14: a secret cut short where a text was truncated ("…") still leaks
+// its first characters: a prefix of MinLen characters or more before a
+// truncation mark is a hit, in any form and after markdown escaping; a
+// shorter one, or one not at a cut, is not.
+func TestRule_TB14_ASecretCutShortByATruncationIsFound(t *testing.T) {
+	t.Parallel()
+	s := NewSet(Named{Input: "anthropic-api-key", Value: key})
+	for name, text := range map[string]string{
+		"raw, cut":                  "Leak " + key[:20] + "…",
+		"raw, cut at MinLen":        "Leak " + key[:MinLen] + "…",
+		"hex, cut":                  "x " + hex.EncodeToString([]byte(key))[:30] + "…",
+		"escaped for markdown":      "title " + strings.ReplaceAll(key[:24], "+", "\\+") + "…",
+		"before the status cut":     "| row " + key[:16] + "\n\n_… status truncated to fit GitHub's comment size limit_",
+		"cut, then more text":       "Leak " + key[:12] + "… and more",
+		"cut after spaces trimmed":  "Leak " + key[:12] + " …",
+		"json string of a cut text": jsonString("Leak " + key[:12] + "…"),
+	} {
+		find := s.FindText
+		if strings.HasPrefix(name, "json") {
+			find = func(t string) string { return s.FindJSON([]byte(t)) }
+		}
+		if got := find(text); got != "anthropic-api-key" {
+			t.Errorf("%s: found %q in %q, want anthropic-api-key", name, got, text)
+		}
+	}
+	for name, text := range map[string]string{
+		"prefix shorter than MinLen": "Leak " + key[:MinLen-1] + "…",
+		"prefix not at a cut":        "Leak " + key[:20] + " and more",
+		"an ellipsis alone":          "wait… what",
+	} {
+		if got := s.FindText(text); got != "" {
+			t.Errorf("%s: found %q in %q, want none", name, got, text)
+		}
+	}
+}
+
+// TB14: a secret of 4 to 7 characters (too short for its encoded forms,
+// which would match ordinary text) is still looked for as it is; one of
+// fewer than 4 characters cannot be told from ordinary text and is not.
+func TestRule_TB14_AShortSecretIsFoundAsItIs(t *testing.T) {
+	t.Parallel()
+	s := NewSet(Named{Input: "DEPLOY_PIN", Value: "h7Qz2"}, Named{Input: "TINY", Value: "ab1"})
+	if got := s.FindString("the pin is h7Qz2 today"); got != "DEPLOY_PIN" {
+		t.Errorf("found %q, want DEPLOY_PIN", got)
+	}
+	if got := s.FindString("hex " + hex.EncodeToString([]byte("h7Qz2"))); got != "" {
+		t.Errorf("found %q in the hex of a short secret: its encoded forms are not looked for", got)
+	}
+	if got := s.FindString("ab1 ab1"); got != "" {
+		t.Errorf("found %q: a 3-character value cannot be looked for", got)
+	}
+	if in := s.Inputs(); len(in) != 1 || in[0] != "DEPLOY_PIN" {
+		t.Errorf("inputs %v, want [DEPLOY_PIN]", in)
+	}
+}
+
+// TB14: withholding a secret from a text that must still be written
+// takes out its cut-short prefixes too, escaped or not, so the text
+// passes the check.
+func TestRule_TB14_WithholdTakesOutACutShortSecret(t *testing.T) {
+	t.Parallel()
+	s := NewSet(Named{Input: "anthropic-api-key", Value: key})
+	esc := func(v string) string { return strings.ReplaceAll(v, "+", "\\+") }
+	for _, text := range []string{
+		"| Leak " + key[:20] + "… |",
+		"| Leak " + esc(key[:24]) + "… |",
+		"row " + key[:16] + "\n\n_… status truncated_",
+	} {
+		got := s.Withhold(text, esc)
+		if in := s.FindText(got); in != "" || !strings.Contains(got, "[withheld: anthropic-api-key]") {
+			t.Errorf("Withhold(%q) = %q, still holds %q", text, got, in)
+		}
 	}
 }
