@@ -57,19 +57,22 @@ type Identity struct {
 
 // Fake is the fake GitHub. All methods are safe for concurrent use.
 type Fake struct {
-	mu       sync.Mutex
-	opts     Options
-	schema   *schemaHolder
-	srv      *httptest.Server
-	dir      string
-	ownDir   bool
-	nextID   int64
-	users    map[string]*user
-	tokens   map[string]Identity
-	viewer   Identity // identity for requests without a known token when no tokens are set
-	repos    map[string]*repo
-	nodes    map[string]any
-	faults   []*Fault
+	mu     sync.Mutex
+	opts   Options
+	schema *schemaHolder
+	srv    *httptest.Server
+	dir    string
+	ownDir bool
+	nextID int64
+	users  map[string]*user
+	tokens map[string]Identity
+	viewer Identity // identity for requests without a known token when no tokens are set
+	repos  map[string]*repo
+	nodes  map[string]any
+	faults []*Fault
+	// log is the request log, under logMu (not mu: a handler that holds
+	// mu is logged as its answer starts).
+	logMu    sync.Mutex
 	log      []Request
 	gitLog   []GitRequest
 	dispatch []Dispatch
@@ -1105,8 +1108,8 @@ func (f *Fake) Issues(owner, repo string) []Issue {
 
 // Requests returns the request log so far.
 func (f *Fake) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.logMu.Lock()
+	defer f.logMu.Unlock()
 	return slices.Clone(f.log)
 }
 
@@ -1138,8 +1141,8 @@ func (f *Fake) WorkflowRunListReadsOf(file string) int {
 // ResetRequests clears the request log. The git traffic log is separate
 // and kept: ResetGitRequests clears it.
 func (f *Fake) ResetRequests() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.logMu.Lock()
+	defer f.logMu.Unlock()
 	f.log = nil
 }
 

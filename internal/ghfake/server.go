@@ -87,19 +87,27 @@ func (f *Fake) matchFault(method, path string, roots []string) *Fault {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	// started, when set, is called once with the status, before the
+	// first byte of the answer is passed on.
+	started func(status int)
+}
+
+func (w *statusWriter) start(s int) {
+	if w.status == 0 {
+		w.status = s
+		if w.started != nil {
+			w.started(s)
+		}
+	}
 }
 
 func (w *statusWriter) WriteHeader(s int) {
-	if w.status == 0 {
-		w.status = s
-	}
+	w.start(s)
 	w.ResponseWriter.WriteHeader(s)
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.start(http.StatusOK)
 	return w.ResponseWriter.Write(b)
 }
 
@@ -150,11 +158,24 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// GET /rate_limit does not count against the primary rate limit
 	// (docs.github.com/en/rest/rate-limit/rate-limit).
 	overBudget := ok && r.URL.Path != "/rate_limit" && f.charge(sw, id.Login, resource)
-	defer func() {
-		entry.Status = sw.status
-		f.mu.Lock()
+	// The request is logged as its answer starts, before a byte of it
+	// leaves (a large answer is flushed while it is written): a client
+	// that has its answer always finds its request counted. A handler
+	// that answers nothing (a client that left) is logged as it returns.
+	logged := false
+	record := func(status int) {
+		logged = true
+		entry.Status = status
+		entry.NotModified = entry.NotModified || status == http.StatusNotModified
+		f.logMu.Lock()
 		f.log = append(f.log, entry)
-		f.mu.Unlock()
+		f.logMu.Unlock()
+	}
+	sw.started = record
+	defer func() {
+		if !logged {
+			record(sw.status)
+		}
 	}()
 	if ft := f.matchFault(r.Method, r.URL.Path, roots); ft != nil {
 		if ft.Delay > 0 {
