@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,5 +87,22 @@ func TestRule_WF1_OtherCodeOrOtherTitleIsNotRecalled(t *testing.T) {
 				t.Errorf("recalled %+v", p.Recalled)
 			}
 		})
+	}
+}
+
+// R1: only decisions whose reply could not be posted are rows of the
+// state, the newest KeepUnpostedWontFix of them; a row of a state written
+// before the markers (it has a link) is never dropped.
+func TestRule_R1_UnpostedWontFixRowsAreBounded(t *testing.T) {
+	st := active(sha2, "bugbot")
+	st.WontFix = []state.WontFix{{Path: "old.go", Title: "old", Context: "c0", FindingID: "copilot-1", Reason: "r", ReplyURL: "https://github.com/o/r/pull/7#discussion_r2"}}
+	var ds []WontFixDecision
+	for i := range KeepUnpostedWontFix + 50 {
+		ds = append(ds, WontFixDecision{Finding: Finding{ID: fmt.Sprintf("bugbot-%d", i), CommentID: int64(10 + i), Path: "a.go", Title: fmt.Sprintf("finding number %d", i),
+			ContextHash: fmt.Sprintf("%016x", i)}, Reason: "intended"})
+	}
+	st = RememberWontFix(st, ds, sha1, t0)
+	if len(st.WontFix) != KeepUnpostedWontFix+1 || st.WontFix[0].Path != "old.go" || st.WontFix[1].FindingID != "bugbot-50" {
+		t.Fatalf("memory holds %d rows, first %+v, second %q", len(st.WontFix), st.WontFix[0], st.WontFix[1].FindingID)
 	}
 }
