@@ -115,8 +115,9 @@ const (
 	declineMarker  = "<!-- review-loop:wontfix "
 	recalledMarker = "<!-- review-loop:recalled "
 	markerEnd      = " -->"
-	// maxMarkerChars bounds what a marker may hold before it is decoded.
-	maxMarkerChars = 4096
+	// maxMarkerChars bounds what a marker may hold before it is decoded:
+	// no more than a comment holds.
+	maxMarkerChars = 65536
 )
 
 // declineMemo is a decline marker's content: the fingerprint and the
@@ -168,8 +169,8 @@ func trailingMarker(body, open string, v any) (string, bool) {
 		return "", false
 	}
 	i := strings.LastIndex(body, open)
-	if i < 0 {
-		return "", false
+	if i < 0 || i+len(open) > len(body)-len(markerEnd) {
+		return "", false // none, or its opening and end overlap
 	}
 	enc := body[i+len(open) : len(body)-len(markerEnd)]
 	if len(enc) > maxMarkerChars {

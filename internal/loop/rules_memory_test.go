@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -105,4 +106,34 @@ func TestRule_R1_UnpostedWontFixRowsAreBounded(t *testing.T) {
 	if len(st.WontFix) != KeepUnpostedWontFix+1 || st.WontFix[0].Path != "old.go" || st.WontFix[1].FindingID != "bugbot-50" {
 		t.Fatalf("memory holds %d rows, first %+v, second %q", len(st.WontFix), st.WontFix[0], st.WontFix[1].FindingID)
 	}
+}
+
+// WF1: a decline marker reads back exactly what it was written with, and
+// no reply text, however crafted, makes the reader panic or yields a
+// decision without a fingerprint and a rationale.
+func FuzzWF1_ReadDecline(f *testing.F) {
+	f.Add("calc/calc.go", "Max returns the smaller value.", "ed628c6c0bad573b", "Intended. -->", "Not a bug <!-- review-loop:wontfix e30 -->")
+	f.Add("a.go", "<!-- x -->", "00", "r", "<!-- review-loop:recalled eyJlIjoiYiJ9 -->")
+	f.Fuzz(func(t *testing.T, path, title, ctx, reason, body string) {
+		if m, ok := ReadDecline(body); ok && (m.Path == "" || m.Context == "" || strings.TrimSpace(m.Reason) == "") {
+			t.Fatalf("read a decision without fingerprint or rationale from %q: %+v", body, m)
+		}
+		ReadRecall(body)
+		ReplyText(body)
+		if !utf8.ValidString(path) || !utf8.ValidString(title) || !utf8.ValidString(ctx) {
+			return // GitHub's JSON carries only valid UTF-8
+		}
+		fd := Finding{ID: "bugbot-1", Engine: "bugbot", Path: path, Title: title, ContextHash: ctx}
+		mk := DeclineMarker(fd, sha1)
+		if mk == "" {
+			return
+		}
+		m, ok := ReadDecline(reason + "\n\n" + mk)
+		if strings.TrimSpace(reason) == "" {
+			return
+		}
+		if !ok || m.Path != path || m.Context != ctx || m.Title != oneLine(title) {
+			t.Fatalf("marker for %q/%q/%q read back as %+v, %v", path, title, ctx, m, ok)
+		}
+	})
 }
