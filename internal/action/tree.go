@@ -70,7 +70,7 @@ func (c *prCycle) treeBeforeDecide(ctx context.Context) error {
 		return nil
 	}
 	_, judgeInTree := c.judge.(*judge.Command)
-	return c.ensureTree(ctx, loop.TreeToDecide(c.st, c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil))
+	return c.ensureTree(ctx, loop.TreeToDecide(c.st, observe.Remembered(c.obs), c.views, c.obs.HeadSHA, judgeInTree && c.prepared == nil))
 }
 
 // repoConfig reads the repository config file: from the checkout, or with

@@ -58,6 +58,8 @@ type decider struct {
 	proseRound bool
 	// held indexes the findings listed for a human (CV3, CV5, CV6).
 	held map[string]bool
+	// mem is the won't-fix memory (WF1), built at the first recall.
+	mem *memory
 	// pushBase is where the commits pushed since the last look are read
 	// from (PushesSince before this cycle); pushesUnread says why they
 	// could not be read, "" when they were or there were none (CV7).

@@ -441,6 +441,23 @@ type FixOutcome struct {
 	Findings map[string]Finding
 }
 
+// declineReply is the reply to finding fd with body; a reply that keeps
+// its rationale (remember) ends with the decision's marker, from which
+// later observations read the decision back (WF1, R1).
+func declineReply(st state.State, fd Finding, body string, remember bool) Reply {
+	r := Reply{FindingID: fd.ID, CommentID: fd.CommentID, Body: body, Remember: remember}
+	if mk := DeclineMarker(fd, st.LastObservedSHA); remember && mk != "" {
+		r.Body += "\n\n" + mk
+	}
+	return r
+}
+
+// inert keeps a fixer's or triage's reply text from carrying an HTML
+// comment, so none of its text can pass for the marker that only
+// review-loop itself appends (WF1): "<!--" shows as typed but opens
+// nothing.
+func inert(text string) string { return strings.ReplaceAll(text, "<!--", "&lt;!--") }
+
 // FixResultRow is one finding's fix result.
 type FixResultRow struct {
 	ID      string
@@ -485,7 +502,8 @@ func AfterFix(st state.State, o FixOutcome, retrigger []TriggerRequest, f Facts)
 			if r.Reply == "" || fd.CommentID == 0 {
 				continue
 			}
-			replies = append(replies, Reply{FindingID: fd.ID, CommentID: fd.CommentID, Body: r.Reply, Remember: r.Outcome == OutcomeDisagreed})
+			r.Reply = inert(r.Reply)
+			replies = append(replies, declineReply(st, fd, r.Reply, r.Outcome == OutcomeDisagreed))
 			replied[r.ID] = true
 			if fd.ThreadID != "" {
 				threads = append(threads, fd.ThreadID)
@@ -499,7 +517,7 @@ func AfterFix(st state.State, o FixOutcome, retrigger []TriggerRequest, f Facts)
 		if row.Reply == "" || replied[row.FindingID] || fd.CommentID == 0 || row.Tier == 3 {
 			continue
 		}
-		replies = append(replies, Reply{FindingID: fd.ID, CommentID: fd.CommentID, Body: row.Reply, Remember: row.Disagreed})
+		replies = append(replies, declineReply(st, fd, inert(row.Reply), row.Disagreed))
 		if fd.ThreadID != "" {
 			threads = append(threads, fd.ThreadID)
 		}

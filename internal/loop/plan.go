@@ -52,6 +52,11 @@ type Observation struct {
 	// FixersRunning are engine fixers at work on the head (an Autofix
 	// check run not yet completed), CV5.
 	FixersRunning []FixerRun
+	// Remembered are the won't-fix decisions read back from review-loop's
+	// own marked replies on the PR's threads (WF1, R1: the memory lives in
+	// those replies, not in the state), with the comments each recall
+	// reply answered.
+	Remembered []state.WontFix
 	// Budget and GraphQLBudget are the repository's REST and GraphQL API
 	// budgets as last reported; nil when unknown (B7).
 	Budget        *Budget
@@ -114,6 +119,9 @@ type Plan struct {
 	// Recalled are findings raised again after a remembered won't-fix
 	// decision (WF1): not active; those with a Reply are to be answered.
 	Recalled []Recall
+	// Reraised are the remembered decisions read from the threads that an
+	// engine raised again, this cycle or before, for the hand-back (WF1).
+	Reraised []state.WontFix
 }
 
 // TriggerRequest asks the orchestrator to trigger one engine for one SHA.

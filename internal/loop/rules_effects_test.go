@@ -365,15 +365,15 @@ func TestRule_T8_APlannedWakeIsNoted(t *testing.T) {
 func TestRule_WF1_TheTreeIsCheckedOutOnlyWhenTheDecisionReadsIt(t *testing.T) {
 	placed := []EngineView{{Engine: "bugbot", Findings: []Finding{{ID: "a", Path: "a.go", Line: 3}}}}
 	st := activeState()
-	if why := TreeToDecide(st, placed, "h", false); why != "" {
+	if why := TreeToDecide(st, nil, placed, "h", false); why != "" {
 		t.Fatalf("no memory, no judge: %q", why)
 	}
 	st.WontFix = []state.WontFix{{Title: "x"}}
-	if why := TreeToDecide(st, placed, "h", false); !strings.Contains(why, "won't-fix") {
+	if why := TreeToDecide(st, nil, placed, "h", false); !strings.Contains(why, "won't-fix") {
 		t.Fatalf("memory and a placed finding: %q", why)
 	}
 	outdated := []EngineView{{Engine: "bugbot", Findings: []Finding{{ID: "a", Path: "a.go", Line: 3, Outdated: true}}}}
-	if why := TreeToDecide(st, outdated, "h", false); why != "" {
+	if why := TreeToDecide(st, nil, outdated, "h", false); why != "" {
 		t.Fatalf("only an outdated finding: %q", why)
 	}
 }

@@ -1,8 +1,10 @@
 package loop
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/review-loop/review-loop/internal/state"
 )
@@ -31,7 +33,12 @@ func TestRule_WF1_DisagreedFindingRaisedAgainIsRecalledNotActive(t *testing.T) {
 	ctx := ContextHash(maxSrc, 0, 6)
 	decided := Finding{ID: "copilot-5", Engine: "copilot", CommentID: 5, Path: "calc/calc.go", Line: 6, Title: "Max returns the smaller value.", ContextHash: ctx}
 	st := active(sha2, "bugbot", "copilot")
-	st = RememberWontFix(st, []WontFixDecision{{Finding: decided, Reason: "Intended: Max is documented wrongly, not coded wrongly.", ReplyURL: "https://github.com/o/r/pull/7#discussion_r6"}}, sha1, t0)
+	// A posted reply keeps the decision in its marker, not in the state (R1).
+	if posted := RememberWontFix(st, []WontFixDecision{{Finding: decided, Reason: "Intended.", ReplyURL: "https://github.com/o/r/pull/7#discussion_r6"}}, sha1, t0); len(posted.WontFix) != 0 {
+		t.Fatalf("a posted decision grew the state: %+v", posted.WontFix)
+	}
+	// One whose reply could not be posted is kept in the state.
+	st = RememberWontFix(st, []WontFixDecision{{Finding: decided, Reason: "Intended: Max is documented wrongly, not coded wrongly."}}, sha1, t0)
 	if len(st.WontFix) != 1 {
 		t.Fatalf("memory = %+v", st.WontFix)
 	}
@@ -48,8 +55,7 @@ func TestRule_WF1_DisagreedFindingRaisedAgainIsRecalledNotActive(t *testing.T) {
 	if r := report(t, p, "bugbot"); r.Verdict != VerdictClean || len(r.Active) != 0 {
 		t.Errorf("bugbot = %+v, want CLEAN with the recalled finding not active", r)
 	}
-	if len(p.Recalled) != 1 || !strings.Contains(p.Recalled[0].Reply, "Intended: Max is documented wrongly") ||
-		!strings.Contains(p.Recalled[0].Reply, "https://github.com/o/r/pull/7#discussion_r6") {
+	if len(p.Recalled) != 1 || !strings.Contains(p.Recalled[0].Reply, "Intended: Max is documented wrongly") {
 		t.Fatalf("recalled = %+v", p.Recalled)
 	}
 	// Answered once: the next cycle has nothing to reply.
@@ -83,4 +89,51 @@ func TestRule_WF1_OtherCodeOrOtherTitleIsNotRecalled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// R1: only decisions whose reply could not be posted are rows of the
+// state, the newest KeepUnpostedWontFix of them; a row of a state written
+// before the markers (it has a link) is never dropped.
+func TestRule_R1_UnpostedWontFixRowsAreBounded(t *testing.T) {
+	st := active(sha2, "bugbot")
+	st.WontFix = []state.WontFix{{Path: "old.go", Title: "old", Context: "c0", FindingID: "copilot-1", Reason: "r", ReplyURL: "https://github.com/o/r/pull/7#discussion_r2"}}
+	var ds []WontFixDecision
+	for i := range KeepUnpostedWontFix + 50 {
+		ds = append(ds, WontFixDecision{Finding: Finding{ID: fmt.Sprintf("bugbot-%d", i), CommentID: int64(10 + i), Path: "a.go", Title: fmt.Sprintf("finding number %d", i),
+			ContextHash: fmt.Sprintf("%016x", i)}, Reason: "intended"})
+	}
+	st = RememberWontFix(st, ds, sha1, t0)
+	if len(st.WontFix) != KeepUnpostedWontFix+1 || st.WontFix[0].Path != "old.go" || st.WontFix[1].FindingID != "bugbot-50" {
+		t.Fatalf("memory holds %d rows, first %+v, second %q", len(st.WontFix), st.WontFix[0], st.WontFix[1].FindingID)
+	}
+}
+
+// WF1: a decline marker reads back exactly what it was written with, and
+// no reply text, however crafted, makes the reader panic or yields a
+// decision without a fingerprint and a rationale.
+func FuzzWF1_ReadDecline(f *testing.F) {
+	f.Add("calc/calc.go", "Max returns the smaller value.", "ed628c6c0bad573b", "Intended. -->", "Not a bug <!-- review-loop:wontfix e30 -->")
+	f.Add("a.go", "<!-- x -->", "00", "r", "<!-- review-loop:recalled eyJlIjoiYiJ9 -->")
+	f.Fuzz(func(t *testing.T, path, title, ctx, reason, body string) {
+		if m, ok := ReadDecline(body); ok && (m.Path == "" || m.Context == "" || strings.TrimSpace(m.Reason) == "") {
+			t.Fatalf("read a decision without fingerprint or rationale from %q: %+v", body, m)
+		}
+		ReadRecall(body)
+		ReplyText(body)
+		if !utf8.ValidString(path) || !utf8.ValidString(title) || !utf8.ValidString(ctx) {
+			return // GitHub's JSON carries only valid UTF-8
+		}
+		fd := Finding{ID: "bugbot-1", Engine: "bugbot", Path: path, Title: title, ContextHash: ctx}
+		mk := DeclineMarker(fd, sha1)
+		if mk == "" {
+			return
+		}
+		m, ok := ReadDecline(reason + "\n\n" + mk)
+		if strings.TrimSpace(reason) == "" {
+			return
+		}
+		if !ok || m.Path != path || m.Context != ctx || m.Title != oneLine(title) {
+			t.Fatalf("marker for %q/%q/%q read back as %+v, %v", path, title, ctx, m, ok)
+		}
+	})
 }

@@ -23,7 +23,7 @@ func Decided(p Plan, r Reply, replyID int64, prURL string) (d WontFixDecision, o
 	if !r.Remember {
 		return d, false
 	}
-	d = WontFixDecision{Finding: Finding{ID: r.FindingID}, Reason: r.Body}
+	d = WontFixDecision{Finding: Finding{ID: r.FindingID}, Reason: ReplyText(r.Body)}
 	if i := slices.IndexFunc(p.Triage, func(f Finding) bool { return f.ID == r.FindingID }); i >= 0 {
 		d.Finding = p.Triage[i]
 	}

@@ -84,6 +84,7 @@ func ForLoop(gh *github.Client, obs *github.Observation, w event.Wake, number in
 		Commits: obs.Commits, ChangedLines: obs.Additions + obs.Deletions, ChangedChars: chars,
 		HeadPusher: pusher, HeadPusherBot: IsBotLogin(pusher), Humans: Humans(obs),
 		Pushes: pushes, Generated: Generated(workspace), FixersRunning: FixersRunning(obs.CheckRuns),
+		Remembered: Remembered(obs),
 	}
 	o.Budget, o.GraphQLBudget = Budgets(gh)
 	return o

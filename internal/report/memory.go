@@ -2,14 +2,16 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // remembered lists, once each, the won't-fix decisions that an engine
-// raised again on a later head (WF1): what was decided, why, and where.
+// raised again on a later head (WF1): what was decided, why, and where;
+// the state's rows and those read back from the threads (Plan.Reraised).
 func remembered(in Input) string {
 	var b strings.Builder
-	for _, m := range in.State.WontFix {
+	for _, m := range slices.Concat(in.State.WontFix, in.Plan.Reraised) {
 		if len(m.ReraisedBy) == 0 {
 			continue
 		}

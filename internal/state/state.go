@@ -261,10 +261,14 @@ type WontFix struct {
 	CommentID int64  `json:"comment_id,omitempty"`
 	// Reason is the decision's rationale; ReplyURL links the reply that
 	// gave it; SHA is the head it was decided on.
-	Reason   string    `json:"reason"`
-	ReplyURL string    `json:"reply_url,omitempty"`
-	SHA      string    `json:"sha,omitempty"`
-	At       time.Time `json:"at,omitzero"`
+	Reason   string `json:"reason"`
+	ReplyURL string `json:"reply_url,omitempty"`
+	// ReplyID is the decline reply's comment id, for a decision read back
+	// from the reply's marker (never saved: such decisions live in the
+	// replies, R1).
+	ReplyID int64     `json:"-"`
+	SHA     string    `json:"sha,omitempty"`
+	At      time.Time `json:"at,omitzero"`
 	// Answered are the comment ids that raised it again and were answered;
 	// ReraisedBy the engines that raised it again.
 	Answered   []int64  `json:"answered,omitempty"`
