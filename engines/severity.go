@@ -191,23 +191,30 @@ var BuiltinSeverityMarkers = sync.OnceValues(func() (map[string]SeverityMarkers,
 })
 
 func loadSeverityMarkers(fsys fs.FS) (map[string]SeverityMarkers, error) {
+	return loadPerEngine(fsys, "engine_severity_markers", ParseSeverityMarkers)
+}
+
+// loadPerEngine reads one per-engine section (key) of every definition
+// in fsys with parse, and merges them: an engine given in two files is
+// an error naming the second.
+func loadPerEngine[T any](fsys fs.FS, key string, parse func([]byte) (map[string]T, error)) (map[string]T, error) {
 	files, err := fs.Glob(fsys, "*.yaml")
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]SeverityMarkers{}
+	out := map[string]T{}
 	for _, f := range files {
 		b, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, err
 		}
-		ms, err := ParseSeverityMarkers(b)
+		ms, err := parse(b)
 		if err != nil {
 			return nil, fmt.Errorf("built-in %s: %w", f, err)
 		}
 		for e, m := range ms {
 			if _, dup := out[e]; dup {
-				return nil, fmt.Errorf("built-in %s: engine_severity_markers.%s: already given in another file", f, e)
+				return nil, fmt.Errorf("built-in %s: %s.%s: already given in another file", f, key, e)
 			}
 			out[e] = m
 		}

@@ -3,7 +3,6 @@ package engines
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
@@ -249,28 +248,9 @@ var BuiltinTexts = sync.OnceValues(func() (map[string][]TextPattern, error) {
 	if _, err := BuiltinSeverityMarkers(); err != nil {
 		return nil, err
 	}
-	files, err := fs.Glob(defs.FS, "*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]TextPattern{}
-	for _, f := range files {
-		b, err := defs.FS.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		ts, err := ParseEngineTexts(b, OriginBuiltin)
-		if err != nil {
-			return nil, fmt.Errorf("built-in %s: %w", f, err)
-		}
-		for e, ps := range ts {
-			if _, dup := out[e]; dup {
-				return nil, fmt.Errorf("built-in %s: engine_texts.%s: already given in another file", f, e)
-			}
-			out[e] = ps
-		}
-	}
-	return out, nil
+	return loadPerEngine(defs.FS, "engine_texts", func(b []byte) (map[string][]TextPattern, error) {
+		return ParseEngineTexts(b, OriginBuiltin)
+	})
 })
 
 // BuiltinText is the built-in pattern of engine's kind, for the adapter
