@@ -2,6 +2,7 @@ package action
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,6 +56,9 @@ func TestRule_EQ3_TheStatusCommandAppliesTheRepositorysFloor(t *testing.T) {
 		}
 		if r.Verdict != loop.VerdictClean || len(r.Active) != 0 || len(r.BelowFloor) != 1 {
 			t.Errorf("clean_at medium: status copilot = %+v, want CLEAN with the low finding below the floor", *r)
+		}
+		if cs := stateComments(w.fake); len(cs) != 1 || !strings.Contains(cs[0].Body, "below the severity floor, listed for you, not blocking") {
+			t.Errorf("clean_at medium: the status comment does not list the finding below the floor:\n%v", cs)
 		}
 		res, err = w.cycle("pull_request_review", review, in)
 		if err != nil {
