@@ -106,7 +106,7 @@ func (c *prCycle) refuse(ctx context.Context, line string) {
 // status comment, outputs and job summary (H9).
 func (c *prCycle) statusOnly(ctx context.Context, runs bool) {
 	c.observeQuiet(ctx, runs)
-	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA)
+	c.plan = loop.StatusPlan(c.st, c.views, c.obs.HeadSHA, c.loopCfg.CleanAt)
 	c.res.Plan = c.plan
 }
 

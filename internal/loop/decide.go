@@ -425,13 +425,9 @@ func (d *decider) classify(e *eval) {
 			e.note = "never seen on this repository: asked once; no review within its normal latency means not installed? (IN2)"
 		}
 	default:
-		if v.Stated != nil && len(e.recalled)+len(e.below) > 0 {
-			// WF1: a recalled finding is counted by the engine, not by us;
-			// EQ3: nor is a finding below the severity floor.
-			st := *v.Stated
-			st.N -= len(e.recalled) + len(e.below)
-			v.Stated = &st
-		}
+		// WF1: a recalled finding is counted by the engine, not by us;
+		// EQ3: nor is a finding below the severity floor.
+		v = lessStated(v, len(e.recalled)+len(e.below))
 		e.verdict, e.note, e.judge = verdictOf(es, v, d.head, e.rs, e.active)
 		if e.verdict == VerdictClean && v.Proof != nil && v.Proof.Kind == KindAccepted {
 			e.note = acceptNote(v)

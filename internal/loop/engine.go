@@ -272,9 +272,16 @@ func judgeVerdict(es state.EngineState, v EngineView, headSHA string) (JudgeVerd
 // the reason when the engine is not clean. It is the same rule Decide
 // applies (verdictOf), so `status` and the loop never disagree.
 func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
+	return IsCleanAt(st, v, headSHA, "")
+}
+
+// IsCleanAt is IsClean with the severity floor (EQ3) applied as Decide
+// applies it: findings below the floor are not active; "" is no floor.
+func IsCleanAt(st state.State, v EngineView, headSHA string, floor Severity) (bool, string) {
 	v = withAcceptance(st, v, headSHA)
 	es := st.EngineStates[v.Engine]
-	active := activeFindings(v, headSHA)
+	active, below := splitFloor(activeFindings(v, headSHA), floor)
+	v = lessStated(v, len(below))
 	verdict, why, _ := verdictOf(es, v, headSHA, ReviewStateOf(es, v, headSHA), active)
 	switch {
 	case verdict == VerdictClean:
@@ -285,6 +292,18 @@ func IsClean(st state.State, v EngineView, headSHA string) (bool, string) {
 		return false, strconv.Itoa(len(active)) + " active finding(s)"
 	}
 	return false, why
+}
+
+// lessStated takes n findings the loop does not count (WF1's recalled,
+// EQ3's below the floor) off the engine's own stated count (S6), which
+// includes them.
+func lessStated(v EngineView, n int) EngineView {
+	if v.Stated != nil && n > 0 {
+		st := *v.Stated
+		st.N -= n
+		v.Stated = &st
+	}
+	return v
 }
 
 // verdictOf is rule S3 with S6, S7 and J1–J3: the verdict of an engine

@@ -238,8 +238,10 @@ type Command struct {
 	Known []Finding
 }
 
-// StatusPlan reports every engine without deciding anything (status, stop).
-func StatusPlan(st state.State, views []EngineView, head string) Plan {
+// StatusPlan reports every engine without deciding anything (status,
+// stop), with the severity floor the loop applies (EQ3): findings below
+// it are listed, not active, and block no engine's CLEAN.
+func StatusPlan(st state.State, views []EngineView, head string, floor Severity) Plan {
 	p := Plan{Action: ActionNone, Why: "status only"}
 	if st.Status == state.StatusDone || st.Status == state.StatusStopped {
 		p.Action, p.EndReason = ActionHandBack, EndReason(st.EndReason)
@@ -247,10 +249,14 @@ func StatusPlan(st state.State, views []EngineView, head string) Plan {
 	for _, v := range views {
 		es := st.EngineStates[v.Engine]
 		rep := EngineReport{Engine: v.Engine, State: ReviewStateOf(es, v, head), LowConfidence: v.LowConfidence}
-		for _, f := range ActiveFindings(v, head) {
+		active, below := splitFloor(activeFindings(v, head), floor)
+		for _, f := range active {
 			rep.Active = append(rep.Active, f.CommentID)
 		}
-		if ok, _ := IsClean(st, v, head); ok {
+		for _, f := range below {
+			rep.BelowFloor = append(rep.BelowFloor, f.CommentID)
+		}
+		if ok, _ := IsCleanAt(st, v, head, floor); ok {
 			rep.Verdict = VerdictClean
 		}
 		p.Engines = append(p.Engines, rep)

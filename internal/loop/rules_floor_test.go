@@ -86,3 +86,29 @@ func TestRule_EQ3_SeverityFloorParsesAndRanks(t *testing.T) {
 		}
 	}
 }
+
+// EQ3 in the status command: StatusPlan applies the floor the loop
+// applies, so a PR whose only open finding is below the floor is CLEAN
+// there as in the loop's hand-back, with the finding listed for a human;
+// with the default floor (any) it is not.
+func TestRule_EQ3_StatusAppliesTheFloorTheLoopApplies(t *testing.T) {
+	st := active(sha1, "bugbot")
+	v := done("bugbot", sha1, 20, sev(1, SeverityLow))
+	v.Stated = &StatedCount{N: 1, Source: "1 total unresolved issue"}
+	cfg := DefaultConfig()
+	cfg.CleanAt = SeverityMedium
+	loopPlan, _ := Decide(st, obs(sha1, 6*time.Minute, v), cfg)
+	wantAction(t, loopPlan, ActionHandBack, EndClean)
+
+	r := report(t, StatusPlan(st, []EngineView{v}, sha1, SeverityMedium), "bugbot")
+	if r.Verdict != VerdictClean || len(r.Active) != 0 || !slices.Equal(r.BelowFloor, []int64{1}) {
+		t.Fatalf("status, clean-at medium: bugbot = %+v, want CLEAN with finding 1 below the floor", r)
+	}
+	if ok, why := IsCleanAt(st, v, sha1, SeverityMedium); !ok {
+		t.Fatalf("IsCleanAt medium = not clean (%s), want clean as Decide says", why)
+	}
+	r = report(t, StatusPlan(st, []EngineView{v}, sha1, ""), "bugbot")
+	if r.Verdict == VerdictClean || !slices.Equal(r.Active, []int64{1}) || len(r.BelowFloor) != 0 {
+		t.Fatalf("status, clean-at any: bugbot = %+v, want not clean with finding 1 active", r)
+	}
+}
