@@ -63,6 +63,20 @@ func TestGitHTTP_PullHeadRefIsAdvertisedAndFollowsPushes(t *testing.T) {
 	if got := mustGit(t, dir, env, "rev-parse", "FETCH_HEAD"); got != moved {
 		t.Errorf("fetch of pull/%d/head gave %s, want %s", fork, got, moved)
 	}
+	// The fork's branch is the fork's: the base repository neither
+	// advertises it nor takes a push to it; the PR's own branch is there.
+	heads := mustGit(t, "", env, "ls-remote", "--heads", url)
+	if strings.Contains(heads, "refs/heads/patch-1") || !strings.Contains(heads, "refs/heads/feature") {
+		t.Errorf("the base repository advertises heads:\n%s\nwant feature and not the fork's patch-1", heads)
+	}
+	// refs/pull/* are GitHub's: a push to one is refused as GitHub does.
+	out, err := runGit(t, dir, env, "push", url, "FETCH_HEAD:refs/pull/"+itoa(own)+"/head")
+	if err == nil || !strings.Contains(out, "deny updating a hidden ref") {
+		t.Errorf("a push to refs/pull/%d/head: %v\n%s\nwant it refused (deny updating a hidden ref)", own, err, out)
+	}
+	if got := f.HeadSHA("octo", "demo", own); got == moved {
+		t.Errorf("a push to refs/pull/%d/head moved the PR", own)
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
