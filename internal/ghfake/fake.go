@@ -586,6 +586,9 @@ func (f *Fake) CreatePR(owner, repoName string, o PROptions) (int, error) {
 	r.memo.knowCommit(sha)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := r.setPullRef(r.nextNumber, sha); err != nil {
+		return 0, err
+	}
 	f.userLocked(o.Author)
 	p := &pr{repo: r, Number: r.nextNumber, Title: o.Title, Body: o.Body, Author: o.Author, State: "OPEN",
 		Draft: o.Draft, HeadRef: o.Head, BaseRef: o.Base, Fork: o.Fork, headSHA: sha, commits: []string{sha},
@@ -650,6 +653,9 @@ func (f *Fake) syncPRLocked(p *pr) (PushEvent, bool) {
 		}
 	}
 	p.headSHA = sha
+	// GitHub moves refs/pull/<N>/head with the branch; a failed write
+	// leaves the old head advertised, as a lagging GitHub would.
+	_ = p.repo.setPullRef(p.Number, sha)
 	for _, t := range p.Threads {
 		if slices.Contains(files, t.Path) && !t.Outdated {
 			t.Outdated = true

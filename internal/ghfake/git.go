@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -411,6 +412,36 @@ func (r *repo) branchSHA(branch string) string {
 		r.memo.knowCommit(sha)
 	}
 	return sha
+}
+
+// setPullRef points refs/pull/<number>/head of r's bare repository at
+// sha, as GitHub keeps every pull request's head (a fork's too) in the
+// base repository and moves it on each push to the head branch. It is a
+// loose ref written in place (temporary file, then rename), so the smart
+// HTTP server advertises it and no git process is started.
+func (r *repo) setPullRef(number int, sha string) error {
+	if sha == "" {
+		return nil
+	}
+	dir := filepath.Join(r.bare, "refs", "pull", strconv.Itoa(number))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing refs/pull/%d/head: %w", number, err)
+	}
+	tmp, err := os.CreateTemp(dir, "head.lock*")
+	if err != nil {
+		return fmt.Errorf("writing refs/pull/%d/head: %w", number, err)
+	}
+	_, werr := tmp.WriteString(sha + "\n")
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing refs/pull/%d/head: %w", number, err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, "head")); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing refs/pull/%d/head: %w", number, err)
+	}
+	return nil
 }
 
 // objectMemo keeps, for one bare repository, the answers of read-only git

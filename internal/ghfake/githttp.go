@@ -1,11 +1,13 @@
 package ghfake
 
 import (
+	"maps"
 	"net/http"
 	"net/http/cgi"
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -154,6 +156,7 @@ func (f *Fake) serveGit(w http.ResponseWriter, r *http.Request, rt gitRoute) {
 		},
 		InheritEnv: []string{"PATH"},
 	}
+	h.Env = append(h.Env, f.hiddenRefsEnv(rt.repo)...)
 	if p := r.Header.Get("Git-Protocol"); p != "" {
 		// Protocol v2 is asked for with the Git-Protocol header. The CGI
 		// passes it as HTTP_GIT_PROTOCOL, which recent http-backends read;
@@ -177,4 +180,34 @@ func (f *Fake) mayPush(r *repo, id Identity) bool {
 	defer f.mu.Unlock()
 	role, ok := r.roles[strings.ToLower(id.Login)]
 	return id.Bot || !ok || role == "write" || role == "maintain" || role == "admin"
+}
+
+// hiddenRefsEnv is the git configuration, as GIT_CONFIG_* variables, that
+// makes the base repository look as GitHub's does: a fork PR's head
+// branch lives in the fork, so it is neither advertised nor pushable here
+// (transfer.hideRefs; its head is served as refs/pull/<N>/head), and
+// refs/pull/* are advertised to a fetch but refused to a push, with git's
+// "deny updating a hidden ref" as GitHub answers (receive.hideRefs).
+func (f *Fake) hiddenRefsEnv(r *repo) []string {
+	f.mu.Lock()
+	own, fork := map[string]bool{}, map[string]bool{}
+	for _, p := range r.prs {
+		if p.Fork {
+			fork[p.HeadRef] = true
+		} else {
+			own[p.HeadRef] = true
+		}
+	}
+	f.mu.Unlock()
+	kv := [][2]string{{"receive.hideRefs", "refs/pull/"}}
+	for _, b := range slices.Sorted(maps.Keys(fork)) {
+		if !own[b] {
+			kv = append(kv, [2]string{"transfer.hideRefs", "refs/heads/" + b})
+		}
+	}
+	env := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(kv))}
+	for i, c := range kv {
+		env = append(env, "GIT_CONFIG_KEY_"+strconv.Itoa(i)+"="+c[0], "GIT_CONFIG_VALUE_"+strconv.Itoa(i)+"="+c[1])
+	}
+	return env
 }

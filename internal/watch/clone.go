@@ -82,11 +82,7 @@ func addWorktree(ctx context.Context, environ []string, dir, owner, repo string,
 	if err != nil {
 		return nil, err
 	}
-	ref := h.Ref
-	if h.Fork || ref == "" {
-		ref = fmt.Sprintf("pull/%d/head", number)
-	}
-	if _, err := gitIn(ctx, env, top, "fetch", "--quiet", "--no-tags", remote, ref); err != nil {
+	if _, err := gitIn(ctx, env, top, "fetch", "--quiet", "--no-tags", remote, headRef(h, number)); err != nil {
 		return nil, fmt.Errorf("fetching the PR head into %s: %w", top, err)
 	}
 	wt := filepath.Join(tmp, "worktree")
@@ -94,6 +90,17 @@ func addWorktree(ctx context.Context, environ []string, dir, owner, repo string,
 		return nil, fmt.Errorf("adding a worktree of %s at %s: %w", top, short(h.SHA), err)
 	}
 	return &worktree{top: top, dir: wt, env: env}, nil
+}
+
+// headRef is what a fetch of the PR head from the base repository names:
+// the head branch for a PR from the repository itself; refs/pull/<N>/head
+// for a fork's, whose branch lives in the fork and which GitHub copies
+// into the base repository under that name on every push.
+func headRef(h Head, number int) string {
+	if h.Fork || h.Ref == "" {
+		return fmt.Sprintf("pull/%d/head", number)
+	}
+	return h.Ref
 }
 
 // remove removes the worktree; unpushed says what it holds that GitHub

@@ -352,7 +352,7 @@ func (w *watcher) syncTree(ctx context.Context) error {
 		if ferr != nil {
 			return ferr
 		}
-		if _, err := gitIn(ctx, w.tree.env, w.tree.top, "fetch", "--quiet", "--no-tags", remote, w.p.head.Ref); err != nil {
+		if _, err := gitIn(ctx, w.tree.env, w.tree.top, "fetch", "--quiet", "--no-tags", remote, headRef(w.p.head, w.o.Number)); err != nil {
 			return fmt.Errorf("fetching the new PR head: %w", err)
 		}
 	}
