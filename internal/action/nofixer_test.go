@@ -27,19 +27,8 @@ func TestNoFixer_TheStatusCommentSaysWhatToAddForAFindingOnlyAFixerCouldFix(t *t
 				t.Fatal(err)
 			}
 			head := w.fake.HeadSHA("octo", "app", 1)
-			rid, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\ngenerated 1 comment.", CommitSHA: head})
-			if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
-				Body: "Add ignores integer overflow: the sum of two large values wraps around."}); err != nil {
-				t.Fatal(err)
-			}
 			w.now = w.now.Add(time.Minute)
-			review := map[string]any{
-				"action":       "submitted",
-				"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": head, "state": "commented"},
-				"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": head, "ref": "feature"}},
-				"repository":   map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
-				"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
-			}
+			review := w.copilotReview(t, head, "Add ignores integer overflow: the sum of two large values wraps around.")
 			if _, err := w.cycle("pull_request_review", review, in); err != nil {
 				t.Fatal(err)
 			}
@@ -105,19 +94,8 @@ func TestRule_TR2_TheFirstStatusCommentSaysWhatToCommentToFixAProseFinding(t *te
 		t.Fatal(err)
 	}
 	head := w.fake.HeadSHA("octo", "app", 1)
-	rid, _ := w.fake.AddReview("octo", "app", 1, ghfake.ReviewOptions{Author: "copilot-pull-request-reviewer", Body: "## Pull request overview\n\ngenerated 1 comment.", CommitSHA: head})
-	if _, _, err := w.fake.AddReviewComment("octo", "app", 1, ghfake.CommentOptions{Author: "Copilot", ReviewID: rid, Path: "calc/calc.go", Line: 5, CommitSHA: head,
-		Body: "Add ignores integer overflow: the sum of two large values wraps around."}); err != nil {
-		t.Fatal(err)
-	}
 	w.now = w.now.Add(time.Minute)
-	review := map[string]any{
-		"action":       "submitted",
-		"review":       map[string]any{"id": rid, "user": map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"}, "commit_id": head, "state": "commented"},
-		"pull_request": map[string]any{"number": 1, "head": map[string]any{"sha": head, "ref": "feature"}},
-		"repository":   map[string]any{"name": "app", "full_name": "octo/app", "owner": map[string]any{"login": "octo"}},
-		"sender":       map[string]any{"login": "copilot-pull-request-reviewer[bot]", "type": "Bot"},
-	}
+	review := w.copilotReview(t, head, "Add ignores integer overflow: the sum of two large values wraps around.")
 	if _, err := w.cycle("pull_request_review", review, in); err != nil {
 		t.Fatal(err)
 	}

@@ -92,12 +92,7 @@ chmod +x %[1]s/git
 				b, _ := os.ReadFile(leak)
 				t.Errorf("the planted git got the push token:\n%s", grepLines(string(b), "fd3:", "argv:"))
 			}
-			if got := g.e.fake.HeadSHA("octo", "app", 1); got == head {
-				t.Fatalf("the fix did not reach the GitHub server\n%s\n%s", pub.stdout, pub.stderr)
-			}
-			if files := g.pushedFiles(t, head); !slices.Equal(files, []string{"calc/calc.go"}) {
-				t.Errorf("the fix commit changes %v, want [calc/calc.go]", files)
-			}
+			g.fixLandedAsClaimed(t, head, pub)
 		})
 	}
 }
@@ -127,12 +122,7 @@ chmod +x %[1]s/cat
 				b, _ := os.ReadFile(leak)
 				t.Errorf("the planted cat got the push token:\n%s", grepLines(string(b), "password="))
 			}
-			if got := g.e.fake.HeadSHA("octo", "app", 1); got == head {
-				t.Fatalf("the fix did not reach the GitHub server\n%s\n%s", pub.stdout, pub.stderr)
-			}
-			if files := g.pushedFiles(t, head); !slices.Equal(files, []string{"calc/calc.go"}) {
-				t.Errorf("the fix commit changes %v, want [calc/calc.go]", files)
-			}
+			g.fixLandedAsClaimed(t, head, pub)
 		})
 	}
 }
@@ -168,13 +158,20 @@ echo "$tree -> $evil" > %[2]s
 			if _, err := os.Stat(done); err != nil {
 				t.Fatalf("the attack never ran: %v", err)
 			}
-			if got := g.e.fake.HeadSHA("octo", "app", 1); got == head {
-				t.Fatalf("the fix did not reach the GitHub server\n%s\n%s", pub.stdout, pub.stderr)
-			}
-			if files := g.pushedFiles(t, head); !slices.Equal(files, []string{"calc/calc.go"}) {
-				t.Errorf("the fix commit changes %v, want [calc/calc.go]", files)
-			}
+			g.fixLandedAsClaimed(t, head, pub)
 		})
+	}
+}
+
+// fixLandedAsClaimed fails the test unless the fix moved the PR head
+// from head and its commit changes exactly the claimed calc/calc.go.
+func (g *rig) fixLandedAsClaimed(t *testing.T, head string, pub runResult) {
+	t.Helper()
+	if got := g.e.fake.HeadSHA("octo", "app", 1); got == head {
+		t.Fatalf("the fix did not reach the GitHub server\n%s\n%s", pub.stdout, pub.stderr)
+	}
+	if files := g.pushedFiles(t, head); !slices.Equal(files, []string{"calc/calc.go"}) {
+		t.Errorf("the fix commit changes %v, want [calc/calc.go]", files)
 	}
 }
 

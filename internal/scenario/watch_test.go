@@ -169,15 +169,7 @@ func stateComments(w *sim.World) []string {
 // take it over from the same status comment (and fix); watch takes it
 // back and finishes it clean. One status comment all along.
 func TestRule_LW1_AWatchedLoopGoesOnInTheActionAndBack(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := demoSession(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	first, err := s.Watch(ctx, WatchOptions{Out: io.Discard, Ctx: ctx, AfterCycle: func(n int) {
 		if n == 2 {
@@ -238,15 +230,7 @@ func TestRule_LW1_AWatchedLoopGoesOnInTheActionAndBack(t *testing.T) {
 // so, and watch stops; the state comment matches the PR, nothing is left
 // unpushed, and the next watch finishes the loop.
 func TestRule_LW1_CtrlCBetweenEffectsFinishesTheCycleAndTheNextWatchGoesOn(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := demoSession(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out strings.Builder
 	var after []string
@@ -406,15 +390,7 @@ func TestRule_LW1_AWholeWatchedLoopCostsAboutWhatTheActionsDoes(t *testing.T) {
 // before a fix. watch's cycle stops without acting (SC1), and a later
 // cycle of the same watch fixes once and finishes the loop.
 func TestRule_LW1_AConcurrentRunIsSettledByTheClaim(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := demoSession(t)
 	w := s.World()
 	raced := false
 	var out strings.Builder
@@ -464,4 +440,20 @@ func TestRule_LW1_DemoWatchPlaysTheDemoThroughWatch(t *testing.T) {
 			t.Errorf("demo --watch does not show %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// demoSession is a session on the demo's world, played by this test
+// binary, closed when the test ends.
+func demoSession(t *testing.T) *Session {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(demoWorld(t), Options{Self: []string{self}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
